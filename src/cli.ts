@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+import { createWriteStream } from 'node:fs';
+import { OPERATIONS, openMigratedStore } from './app.js';
+import { readSettings, settingsHelp, UsageError, type SettingName } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openStore } from './db/open.js';
+import type { Store } from './db/store.js';
+import { demoChain, writeDemoChain } from './demo/chain.js';
+import { DEMO_SCALES, type DemoScale } from './demo/scales.js';
+import { buildServer } from './http/server.js';
+import { IngestInputError } from './ingest/decode.js';
+import { ingestLines, readCheckpoint, type IngestOptions } from './ingest/ingest.js';
+import { readLines } from './ingest/read-lines.js';
+import { progressLine, summaryText } from './ingest/report.js';
+import { createLogger } from './log.js';
+
+const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize'] as const satisfies readonly SettingName[];
+
+interface Command {
+  summary: string;
+  usage: string;
+  settings: readonly SettingName[];
+  extraHelp?: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const out = (text: string) => process.stdout.write(text + '\n');
+const err = (text: string) => process.stderr.write(text + '\n');
+
+/** Ingests lines with progress on stderr and a summary at the end. */
+async function ingestWithReport(store: Store, lines: AsyncIterable<string>, opts: IngestOptions & { fraction?: () => number | undefined }) {
+  const tty = process.stderr.isTTY === true;
+  const summary = await ingestLines(store, lines, {
+    ...opts,
+    onProgress: (p) => {
+      const line = progressLine(p, opts.fraction?.(), tty);
+      if (tty) process.stderr.write(`\r${line}\x1b[K`);
+      else err(line);
+    },
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  err(summaryText(summary));
+  return summary;
+}
+
+/** Splits the demo generator's chunks into lines. */
+async function* chunkLines(chunks: Iterable<string>): AsyncGenerator<string> {
+  for (const chunk of chunks) {
+    const lines = chunk.split('\n');
+    for (let i = 0; i < lines.length - 1; i++) yield lines[i]!;
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    summary: 'serve the HTTP API',
+    usage: 'epochview serve [options]',
+    settings: ['port', 'host', ...STORE_SETTINGS, 'logLevel', 'demoOnEmpty', 'batchEvents'],
+    async run(argv) {
+      const { settings } = readSettings(this.settings, argv);
+      const logger = createLogger(settings.logLevel);
+      const store = await openMigratedStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+      logger.info({ store: store.location }, 'store ready');
+      const seedDemo = settings.demoOnEmpty ?? store.kind === 'pglite';
+      if (seedDemo && (await readCheckpoint(store)) === null) {
+        err('empty store: ingesting the small demo chain (seed 1)…');
+        await ingestWithReport(store, chunkLines(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents });
+      }
+      const app = await buildServer({ store, operations: OPERATIONS, logger });
+      const address = await app.listen({ port: settings.port!, host: settings.host! });
+      const base = address.replace('0.0.0.0', '127.0.0.1');
+      const sample = await sampleIds(store);
+      out(
+        [
+          `epochview serving ${store.location} on ${address}`,
+          'try:',
+          `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
+          `  curl '${base}/api/v2/teams/${sample.team ?? '<teamId>'}/stats?aggregationEpochs=5'`,
+          `  curl '${base}/api/v2/rewards/epoch/summaries?pagination.first=5'`,
+        ].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+      logger.info('shutting down');
+      await app.close();
+      await store.close();
+      return 0;
+    },
+  },
+  ingest: {
+    summary: 'ingest bus events from a file or stdin (-)',
+    usage: 'epochview ingest <file | -> [options]',
+    settings: [...STORE_SETTINGS, 'batchEvents'],
+    async run(argv) {
+      const { settings, positionals } = readSettings(this.settings, argv);
+      if (positionals.length !== 1) throw new UsageError('ingest takes one file (or - for stdin)');
+      const source = readLines(positionals[0]!);
+      const store = await openMigratedStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+      try {
+        const fraction = () => (source.totalBytes ? source.bytesRead() / source.totalBytes : undefined);
+        await ingestWithReport(store, source.lines, { batchEvents: settings.batchEvents, fraction });
+        return 0;
+      } catch (e) {
+        if (e instanceof IngestInputError) {
+          err(`error: ${e.message}`);
+          err(`blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`);
+          return 1;
+        }
+        throw e;
+      } finally {
+        await store.close();
+      }
+    },
+  },
+  demo: {
+    summary: 'write a deterministic synthetic chain as bus events (NDJSON)',
+    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--out FILE]',
+    settings: [],
+    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --out <file>                  where to write (default stdout)',
+    async run(argv) {
+      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
+      const scale = (extra.scale ?? 'small') as DemoScale;
+      if (!(scale in DEMO_SCALES)) throw new UsageError(`--scale must be one of ${Object.keys(DEMO_SCALES).join(', ')}`);
+      const seedText = (extra.seed as string | undefined) ?? '1';
+      if (!/^\d+$/.test(seedText)) throw new UsageError('--seed must be a non-negative integer');
+      const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
+      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target);
+      if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));
+      err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.lines} lines, ${counts.bytes} bytes`);
+      return 0;
+    },
+  },
+  migrate: {
+    summary: 'bring the schema up to date',
+    usage: 'epochview migrate [options]',
+    settings: [...STORE_SETTINGS],
+    async run(argv) {
+      const { settings } = readSettings(this.settings, argv);
+      const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+      try {
+        const applied = await migrate(store);
+        out(applied.length ? `applied migrations ${applied.join(', ')} to ${store.location}` : `schema of ${store.location} is up to date`);
+        return 0;
+      } finally {
+        await store.close();
+      }
+    },
+  },
+};
+
+/** A team id from the store for the example requests. */
+async function sampleIds(store: Store): Promise<{ team?: string }> {
+  const rows = await store.query<{ team: string }>(
+    `SELECT encode(team_id, 'hex') AS team FROM team_epochs GROUP BY team_id ORDER BY count(*) DESC, team_id LIMIT 1`,
+  );
+  return rows[0] ? { team: rows[0].team } : {};
+}
+
+function help(): string {
+  return [
+    'epochview: Vega referral sets, team statistics and epoch reward summaries over HTTP (data-node v2 REST).',
+    '',
+    'usage: epochview <command> [options]   (epochview <command> --help for its options)',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
+  ].join('\n');
+}
+
+function commandHelp(c: Command): string {
+  return [`usage: ${c.usage}`, '', c.summary, '', 'options:', settingsHelp(c.settings), c.extraHelp ?? ''].filter((l) => l !== '').join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out(help());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    err(`unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`${e.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
+    err(`error: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    err(`fatal: ${(e as Error).stack ?? e}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+
+/**
+ * Every setting in one table: each has a flag and an environment variable (the flag wins),
+ * a default and a line of help. The CLI help and the README's configuration table come from here.
+ */
+export interface SettingSpec {
+  flag: string;
+  env: string;
+  kind: 'string' | 'int' | 'bool';
+  default?: string;
+  help: string;
+}
+
+export const SETTINGS = {
+  databaseUrl: { flag: 'database-url', env: 'DATABASE_URL', kind: 'string', help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used' },
+  dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
+  port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'HTTP port' },
+  host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
+  logLevel: { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
+  demoOnEmpty: { flag: 'demo-on-empty', env: 'EPOCHVIEW_DEMO_ON_EMPTY', kind: 'bool', help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)' },
+  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '20000', help: 'ingest: events per transaction while catching up' },
+  poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingName = keyof typeof SETTINGS;
+type ValueOf<S extends SettingSpec> = S['kind'] extends 'int' ? number : S['kind'] extends 'bool' ? boolean : string;
+export type Settings = { [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> | undefined };
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function convert(name: string, spec: SettingSpec, raw: string): number | boolean | string {
+  if (spec.kind === 'int') {
+    if (!/^\d+$/.test(raw)) throw new UsageError(`--${spec.flag} (${spec.env}) must be a non-negative integer, got "${raw}"`);
+    return Number(raw);
+  }
+  if (spec.kind === 'bool') {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    throw new UsageError(`--${spec.flag} (${spec.env}) must be true or false, got "${raw}"`);
+  }
+  return raw;
+}
+
+/**
+ * Reads the settings `names` from argv flags, then the environment, then defaults; returns
+ * them with the remaining positional arguments. Unknown flags are a usage error.
+ */
+export function readSettings<N extends SettingName>(
+  names: readonly N[],
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  extraFlags: Record<string, { type: 'string' | 'boolean'; short?: string }> = {},
+): { settings: Pick<Settings, N>; positionals: string[]; extra: Record<string, string | boolean | undefined> } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...extraFlags };
+  for (const n of names) options[SETTINGS[n].flag] = { type: 'string' };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const settings = {} as Record<string, unknown>;
+  for (const n of names) {
+    const spec: SettingSpec = SETTINGS[n];
+    const raw = (parsed.values[spec.flag] as string | undefined) ?? env[spec.env] ?? spec.default;
+    settings[n] = raw === undefined || raw === '' ? undefined : convert(n, spec, raw);
+  }
+  const extra: Record<string, string | boolean | undefined> = {};
+  for (const k of Object.keys(extraFlags)) extra[k] = parsed.values[k] as string | boolean | undefined;
+  return { settings: settings as Pick<Settings, N>, positionals: parsed.positionals, extra };
+}
+
+/** Help lines for a command's settings. */
+export function settingsHelp(names: readonly SettingName[]): string {
+  return names
+    .map((n) => {
+      const s: SettingSpec = SETTINGS[n];
+      const def = s.default !== undefined ? ` (default ${s.default})` : '';
+      return `  --${s.flag} <${s.kind === 'int' ? 'n' : s.kind === 'bool' ? 'bool' : 'value'}>`.padEnd(30) + `${s.help}${def}; env ${s.env}`;
+    })
+    .join('\n');
+}

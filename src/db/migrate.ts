@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from './store.js';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const FILE_PATTERN = /^(\d{3})_([a-z0-9_]+)\.sql$/;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The numbered SQL files, in order. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .map((file) => ({ file, m: FILE_PATTERN.exec(file) }))
+    .filter((f): f is { file: string; m: RegExpExecArray } => f.m !== null)
+    .map(({ file, m }) => ({ version: Number(m[1]), name: m[2]!, sql: readFileSync(join(dir, file), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+}
+
+/**
+ * Applies the migrations the store has not seen yet, all in one transaction, and returns the
+ * versions applied. On a PostgreSQL server an advisory lock keeps two processes from migrating
+ * at once.
+ */
+export async function migrate(store: Store, migrations = loadMigrations()): Promise<number[]> {
+  await store.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  return store.transaction(async (tx) => {
+    if (store.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7171001)');
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
+    );
+    const applied: number[] = [];
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}
+
+/** Splits a migration file into statements (our files use no semicolons inside statements). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/--.*$/gm, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

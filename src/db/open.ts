@@ -1,0 +1,16 @@
+import { PgliteStore } from './pglite-store.js';
+import { PostgresStore } from './postgres-store.js';
+import type { Store } from './store.js';
+
+export interface StoreOptions {
+  /** A PostgreSQL server; when absent, the embedded store in dataDir is used. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}
+
+/** The one place that decides which store a command talks to. */
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize);
+  return PgliteStore.open(opts.dataDir);
+}

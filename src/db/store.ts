@@ -1,0 +1,43 @@
+/**
+ * The one interface the rest of the code uses to talk to PostgreSQL, whichever store backs it:
+ * a PostgreSQL server (node-postgres pool) or the embedded PGlite.
+ *
+ * Parameters are passed as strings, numbers, booleans, null or arrays of those; ids travel as hex
+ * text and are converted with decode()/encode() in SQL, and every value a caller reads back that
+ * is not a plain boolean is selected as text. That keeps both drivers' type parsing out of the way.
+ */
+export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
+
+export interface Queryable {
+  query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
+}
+
+export interface Store extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Where the data lives, safe to log (passwords masked). */
+  readonly location: string;
+  /** Runs fn inside one transaction: all of it commits, or none of it. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons, without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store was unreachable or went away; the HTTP layer maps this to 503. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Replaces the password of a connection URL with "***" so it can be logged. */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Every error a client can see, as values, mapped to the contract's table (§6) in one place.
+ * The body is {"code","message","details"}; details carry vega.ErrorDetail entries.
+ */
+export interface ErrorDetail {
+  '@type': 'type.googleapis.com/vega.ErrorDetail';
+  code: number;
+  message: string;
+  inner: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): { code: number; message: string; details: ErrorDetail[] } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+// gRPC status codes used by the gateway.
+const INVALID_ARGUMENT = 3;
+const NOT_FOUND = 5;
+const UNIMPLEMENTED = 12;
+const INTERNAL = 13;
+const UNAVAILABLE = 14;
+
+// vega.ErrorDetail codes.
+export const DETAIL = {
+  invalidPagination: 10028,
+  invalidId: 10000,
+  teamStats: 10000,
+  epochSummaries: 140001,
+  referralSets: 10000,
+} as const;
+
+function detail(code: number, message: string, inner = ''): ErrorDetail {
+  return { '@type': 'type.googleapis.com/vega.ErrorDetail', code, message, inner };
+}
+
+/** A query string the gateway could not parse into the request message. */
+export const parseError = (message: string) => new ApiError(400, INVALID_ARGUMENT, message);
+
+export const invalidPagination = (reason: string) =>
+  new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(DETAIL.invalidPagination, 'invalid pagination', reason)]);
+
+/** An invalid argument reported by an operation, with its detail code, message and inner text. */
+export const invalidArgument = (code: number, message: string, inner = '') =>
+  new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(code, message, inner)]);
+
+export const notFound = () => new ApiError(404, NOT_FOUND, 'Not Found');
+export const methodNotAllowed = () => new ApiError(501, UNIMPLEMENTED, 'Method Not Allowed');
+export const unavailable = () => new ApiError(503, UNAVAILABLE, 'Unavailable error');
+/** An unexpected failure: the operation's detail code and nothing of the internals. */
+export const internalError = (code: number, message: string) =>
+  new ApiError(500, INTERNAL, 'Internal error', [detail(code, message)]);

@@ -1,0 +1,37 @@
+/**
+ * Vega ids: even-length hex, either case, compared and returned in lowercase. A few one-byte ids
+ * have well-known names that are accepted on input and shown on output (contract §2).
+ */
+const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
+  ['VOTE', '00'],
+  ['network', '03'],
+  ['XYZalpha', '04'],
+  ['XYZbeta', '05'],
+  ['XYZdelta', '06'],
+  ['XYZepsilon', '07'],
+  ['XYZgamma', '08'],
+  ['fBTC', '09'],
+  ['fDAI', '0a'],
+  ['fEURO', '0b'],
+  ['fUSDC', '0c'],
+];
+const HEX_BY_NAME = new Map(WELL_KNOWN.map(([n, h]) => [n, h]));
+const NAME_BY_HEX = new Map(WELL_KNOWN.map(([n, h]) => [h, n]));
+const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+
+/** The lowercase hex of an id given as hex or by its well-known name; undefined if neither. */
+export function parseId(text: string): string | undefined {
+  const known = HEX_BY_NAME.get(text);
+  if (known !== undefined) return known;
+  return HEX.test(text) ? text.toLowerCase() : undefined;
+}
+
+/** How an id (lowercase hex) is shown: its well-known name, or the hex itself. */
+export function formatId(hex: string): string {
+  return hex.length === 2 ? (NAME_BY_HEX.get(hex) ?? hex) : hex;
+}
+
+/** The message the reference data-node gives for an id it cannot decode. */
+export function badIdMessage(text: string): string {
+  return `decoding '${text}': not a valid hex id (or well known exception)`;
+}

@@ -1,0 +1,77 @@
+import type { ChainEvent, DecodedEvent } from './events.js';
+import { IngestInputError } from './decode.js';
+
+/** A whole block: applied atomically with the checkpoint. */
+export interface Block {
+  height: bigint;
+  /** Unix ns; from beginBlock, else from a timeUpdate, else the previous block's. */
+  time: bigint;
+  hash: string;
+  events: ChainEvent[];
+  /** Skipped event types and how often they occurred in this block. */
+  skipped: Map<string, number>;
+  firstLine: number;
+}
+
+/**
+ * Groups decoded events into blocks. With markers, a block runs from beginBlock to endBlock;
+ * without them, consecutive events with the same height (the id prefix) form a block.
+ * push() returns the blocks completed by an event; end() returns a last marker-less block.
+ */
+export class BlockAssembler {
+  private current: (Block & { marked: boolean }) | undefined;
+  private lastTime = 0n;
+
+  push(e: DecodedEvent): Block[] {
+    const done: Block[] = [];
+    const body = e.body;
+    if (body.kind === 'beginBlock') {
+      if (this.current) done.push(this.finish());
+      this.current = this.open(body.height, e.line, true, body.timestamp, body.hash);
+      return done;
+    }
+    if (body.kind === 'endBlock') {
+      const cur = this.current;
+      if (!cur || cur.height !== body.height) {
+        throw new IngestInputError(e.line, e.id, 'endBlock.height', `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`);
+      }
+      done.push(this.finish());
+      return done;
+    }
+    if (this.current && this.current.height !== e.height) {
+      if (this.current.marked) {
+        throw new IngestInputError(e.line, e.id, 'id', `event of height ${e.height} inside block ${this.current.height}`);
+      }
+      done.push(this.finish());
+    }
+    this.current ??= this.open(e.height, e.line, false, undefined, '');
+    if (e.timeUpdate !== undefined && !this.current.marked) this.current.time = e.timeUpdate;
+    if (body.kind === 'skipped') this.current.skipped.set(body.type, (this.current.skipped.get(body.type) ?? 0) + 1);
+    else this.current.events.push(body);
+    return done;
+  }
+
+  /** At the end of the input: a block without markers is complete; one opened by beginBlock is not. */
+  end(): { block?: Block; incomplete?: { height: bigint; line: number } } {
+    const cur = this.current;
+    if (!cur) return {};
+    if (cur.marked) return { incomplete: { height: cur.height, line: cur.firstLine } };
+    return { block: this.finish() };
+  }
+
+  /** Whether a block is open (started, not yet complete). */
+  get pending(): boolean {
+    return this.current !== undefined;
+  }
+
+  private open(height: bigint, line: number, marked: boolean, time: bigint | undefined, hash: string) {
+    return { height, time: time ?? this.lastTime, hash, events: [], skipped: new Map(), firstLine: line, marked };
+  }
+
+  private finish(): Block {
+    const { marked: _marked, ...block } = this.current!;
+    this.current = undefined;
+    this.lastTime = block.time;
+    return block;
+  }
+}

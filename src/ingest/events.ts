@@ -1,0 +1,55 @@
+/**
+ * The chain events ingestion consumes, decoded and validated: ids are lowercase hex, 64-bit
+ * integers are bigint, enums are names. See ../shared/docs/events.md.
+ */
+export type ChainEvent =
+  | { kind: 'referralSetCreated'; setId: string; referrer: string; createdAt: bigint; updatedAt: bigint }
+  | { kind: 'refereeJoinedReferralSet'; setId: string; referee: string; joinedAt: bigint; atEpoch: bigint }
+  | {
+      kind: 'teamCreated';
+      teamId: string;
+      referrer: string;
+      name: string;
+      teamUrl: string | null;
+      avatarUrl: string | null;
+      createdAt: bigint;
+      closed: boolean;
+      atEpoch: bigint;
+      allowList: string[];
+    }
+  | { kind: 'teamUpdated'; teamId: string; name: string; teamUrl: string | null; avatarUrl: string | null; closed: boolean; allowList: string[] }
+  | { kind: 'refereeJoinedTeam'; teamId: string; referee: string; joinedAt: bigint; atEpoch: bigint }
+  | { kind: 'refereeSwitchedTeam'; fromTeamId: string; toTeamId: string; referee: string; switchedAt: bigint; atEpoch: bigint }
+  | { kind: 'teamsStatsUpdated'; atEpoch: bigint; stats: { teamId: string; members: { partyId: string; volume: bigint }[] }[] }
+  | { kind: 'transfer'; gameId: string | null; recurringTeamScoped: boolean | null }
+  | {
+      kind: 'rewardPayout';
+      party: string;
+      epoch: bigint;
+      asset: string;
+      amount: bigint;
+      rewardType: string;
+      /** quantumAmount rounded half away from zero */
+      quantumAmount: bigint;
+      gameId: string | null;
+    }
+  | { kind: 'epochEvent'; seq: bigint; action: string };
+
+export type ChainEventKind = ChainEvent['kind'];
+
+/** Block boundaries, kept apart from the events they delimit. */
+export type BlockMarker =
+  | { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string }
+  | { kind: 'endBlock'; height: bigint };
+
+/** One decoded BusEvent with where it came from. */
+export interface DecodedEvent {
+  id: string;
+  /** Height from the id prefix. */
+  height: bigint;
+  line: number;
+  /** A consumed event, a block marker, or a skipped type (by name). */
+  body: ChainEvent | BlockMarker | { kind: 'skipped'; type: string };
+  /** timeUpdate timestamp, used as block time when a block has no beginBlock. */
+  timeUpdate?: bigint;
+}

@@ -1,0 +1,39 @@
+/**
+ * JSON.parse for event lines, except that integer literals too long for a double keep every
+ * digit: they are turned into strings first, which is how the rest of ingestion reads 64-bit
+ * integers anyway. Only lines that hold such a literal pay for the scan.
+ */
+const LONG_NUMBER = /[:,[]\s*-?\d{16}/;
+
+export function parseJsonLine(text: string): unknown {
+  return JSON.parse(LONG_NUMBER.test(text) ? quoteLongNumbers(text) : text);
+}
+
+function quoteLongNumbers(text: string): string {
+  let out = '';
+  let last = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) {
+      inString = true;
+      continue;
+    }
+    const isDigit = c >= 0x30 && c <= 0x39;
+    if (c !== 0x2d && !isDigit) continue;
+    let j = i + 1;
+    while (j < text.length && /[0-9.eE+-]/.test(text[j]!)) j++;
+    const token = text.slice(i, j);
+    if (/^-?\d{16,}$/.test(token)) {
+      out += `${text.slice(last, i)}"${token}"`;
+      last = j;
+    }
+    i = j - 1;
+  }
+  return out + text.slice(last);
+}

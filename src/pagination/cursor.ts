@@ -1,0 +1,93 @@
+import { parseId } from '../ids.js';
+import { decodeGoBase64, Base64Error } from './go-base64.js';
+
+/**
+ * Cursors are standard padded base64 of compact JSON, byte-compatible with the reference
+ * data-node. Decoding follows Go's encoding/json: keys match case-insensitively, unknown keys
+ * are ignored, a missing key leaves the zero value, a value of the wrong type is an error.
+ */
+export function encodeCursor(json: string): string {
+  return Buffer.from(json, 'utf8').toString('base64');
+}
+
+/** Why a cursor could not be used; the text goes after "failed to decode <which> cursor: ". */
+export class CursorError extends Error {}
+
+/** Decodes the base64 and JSON of a cursor into its object, or throws CursorError. */
+export function decodeCursorObject(cursor: string): Map<string, unknown> {
+  if (cursor === '') throw new CursorError('cursor is empty');
+  let bytes: Buffer;
+  try {
+    bytes = decodeGoBase64(cursor);
+  } catch (err) {
+    if (err instanceof Base64Error) throw new CursorError(`failed to decode cursor: ${err.message}`);
+    throw err;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new CursorError('invalid cursor');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CursorError('invalid cursor');
+  // Case-insensitive keys; a later duplicate wins, as in Go.
+  const fields = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(value)) fields.set(k.toLowerCase(), v);
+  return fields;
+}
+
+/** Field readers for decoded cursor objects; null (JSON null) and absence give the zero value. */
+export const cursorField = {
+  string(fields: Map<string, unknown>, key: string): string {
+    const v = fields.get(key.toLowerCase());
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') throw new CursorError('invalid cursor');
+    return v;
+  },
+  /** An id (hex or well-known name), returned as lowercase hex. */
+  id(fields: Map<string, unknown>, key: string): string {
+    const id = parseId(cursorField.string(fields, key));
+    if (id === undefined) throw new CursorError('invalid cursor');
+    return id;
+  },
+  /** A JSON integer that fits int64. */
+  int64(fields: Map<string, unknown>, key: string): bigint {
+    const v = fields.get(key.toLowerCase());
+    if (v === undefined || v === null) return 0n;
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 2 ** 63) throw new CursorError('invalid cursor');
+    return BigInt(v);
+  },
+};
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** Parses an RFC 3339 time (as Go's time.Time JSON decoding does) into Unix nanoseconds. */
+export function parseRfc3339Nanos(text: string): bigint | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac = '', z, sign, oh, om] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s));
+  // Date.UTC maps years 0-99 to 1900-1999; fix those up, and reject dates like Feb 30.
+  const date = new Date(ms);
+  if (Number(y) < 100) date.setUTCFullYear(Number(y));
+  if (date.getUTCDate() !== day) return undefined;
+  const offsetMinutes = z ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const seconds = BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60);
+  return seconds * 1_000_000_000n + BigInt(frac.padEnd(9, '0'));
+}
+
+/** Formats Unix ns as Go's RFC3339Nano in UTC: trailing fractional zeros trimmed. */
+export function formatRfc3339Nanos(ns: bigint): string {
+  let secs = ns / 1_000_000_000n;
+  let frac = ns % 1_000_000_000n;
+  if (frac < 0n) {
+    frac += 1_000_000_000n;
+    secs -= 1n;
+  }
+  const iso = new Date(Number(secs) * 1000).toISOString().slice(0, 19);
+  const fraction = frac === 0n ? '' : '.' + frac.toString().padStart(9, '0').replace(/0+$/, '');
+  return `${iso}${fraction}Z`;
+}

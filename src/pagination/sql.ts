@@ -1,0 +1,83 @@
+import type { Queryable, SqlParam } from '../db/store.js';
+import { keyCompare, sqlPlan, type PageRequest } from './page.js';
+
+/** The rows an operation pages over: a keyset over `key`, an index range scan per page. */
+export interface KeysetSource {
+  /** SELECT list of a page row; every value a caller reads should be text or boolean. */
+  columns: string;
+  /** FROM clause (tables, joins) and filter conditions, referring to params as $1, $2, … */
+  from: string;
+  where: readonly string[];
+  params: readonly SqlParam[];
+  /** Sort key expressions, in order; the whole key ascends or descends together. */
+  key: readonly string[];
+  /** SQL types the cursor values are cast to, one per key column (e.g. 'bigint', 'bytea'). */
+  keyTypes: readonly string[];
+}
+
+export interface ChainHead {
+  height: string;
+  time: string;
+}
+
+export interface FetchedPage<Row> {
+  /** Up to limit + 1 rows, in fetch order (see sqlPlan). */
+  rows: Row[];
+  /** Whether a row exists on the other side of the cursor (false without a cursor). */
+  otherSide: boolean;
+  head: ChainHead | null;
+}
+
+/** How a cursor value becomes a SQL value of a key column: bytea from hex, others as text. */
+function cursorPlaceholder(n: number, type: string): string {
+  return type === 'bytea' ? `decode($${n}, 'hex')` : `$${n}::${type}`;
+}
+
+/**
+ * Fetches one page and its boundary flag in a single statement, so both see the same snapshot,
+ * together with the chain head for the X-Block-* headers. `cursor` holds the key values of the
+ * cursor position as text (hex for bytea columns).
+ */
+export async function fetchKeysetPage<Row extends object>(
+  db: Queryable,
+  source: KeysetSource,
+  req: PageRequest<unknown>,
+  cursor: readonly string[] | null,
+): Promise<FetchedPage<Row>> {
+  const plan = sqlPlan(req);
+  const params: SqlParam[] = [...source.params];
+  const order = source.key.map((k) => `${k} ${plan.fetchOrder}`).join(', ');
+  let beyond = '';
+  let otherSide = 'false';
+  if (cursor) {
+    const placeholders = cursor.map((v, i) => {
+      params.push(v);
+      return cursorPlaceholder(params.length, source.keyTypes[i]!);
+    });
+    beyond = keyCompare(source.key, plan.beyond, placeholders);
+    const boundaryWhere = [...source.where, keyCompare(source.key, plan.boundary, placeholders)].join(' AND ');
+    otherSide = `EXISTS (SELECT 1 FROM ${source.from} WHERE ${boundaryWhere})`;
+  }
+  params.push(plan.fetchLimit);
+  const where = [...source.where, ...(beyond ? [beyond] : [])];
+  const sql = `
+    SELECT h.height::text AS head_height, h.block_time::text AS head_time, ${otherSide} AS other_side, p.*
+      FROM (SELECT 1) AS one
+      LEFT JOIN chain_head AS h ON true
+      LEFT JOIN LATERAL (
+        SELECT ${source.columns}, row_number() OVER (ORDER BY ${order}) AS page_row
+          FROM ${source.from}
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY ${order}
+         LIMIT $${params.length}
+      ) AS p ON true
+     ORDER BY p.page_row`;
+  const result = await db.query<Row & { head_height: string | null; head_time: string | null; other_side: boolean; page_row: unknown }>(sql, params);
+  const first = result[0];
+  const head = first?.head_height ? { height: first.head_height, time: first.head_time! } : null;
+  return {
+    rows: first?.page_row === null ? [] : result,
+    otherSide: first?.other_side === true,
+    head,
+  };
+}

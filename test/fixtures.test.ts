@@ -1,0 +1,80 @@
+/**
+ * The shared fixtures, on both stores: each events file is ingested through the CLI into an
+ * empty store, then every expected request is sent to a running server and must return exactly
+ * the expected status and body, byte for byte as the contract encodes it.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Store } from '../src/db/store.js';
+import { goJson } from '../src/http/json.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+
+interface Expectation {
+  name: string;
+  dataset?: string;
+  method?: string;
+  request: string;
+  status: number;
+  body: unknown;
+  loose?: string[];
+}
+
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
+const load = (file: string) => JSON.parse(readFileSync(`${FIXTURES}${file}`, 'utf8')) as Expectation[];
+const ERRORS = load('errors.expected.json');
+
+/** The expected body with its loose string fields taken from the actual body. */
+function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = []): unknown {
+  const copy = structuredClone(expected) as Record<string, unknown>;
+  for (const path of loose) {
+    const keys = path.split('.');
+    let e: any = copy;
+    let a: any = actual;
+    for (const k of keys.slice(0, -1)) {
+      e = e?.[k];
+      a = a?.[k];
+    }
+    const last = keys[keys.length - 1]!;
+    if (e && a && typeof a[last] === 'string' && typeof e[last] === 'string') e[last] = a[last];
+  }
+  return copy;
+}
+
+for (const kind of STORE_KINDS) {
+  for (const dataset of DATASETS) {
+    describe(`fixtures ${dataset} on ${kind}`, () => {
+      let testStore: TestStore;
+      let store: Store;
+      let server: Awaited<ReturnType<typeof startServer>>;
+
+      before(async () => {
+        testStore = await createTestStore(kind);
+        const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...testStore.args]);
+        assert.equal(res.code, 0, res.stderr);
+        store = await testStore.open();
+        server = await startServer(store);
+      });
+      after(async () => {
+        await server?.close();
+        await store?.close();
+        await testStore?.drop();
+      });
+
+      const cases = [...load(`${dataset}.expected.json`), ...ERRORS.filter((e) => e.dataset === dataset)];
+      for (const c of cases) {
+        test(c.name, async () => {
+          const res = await get(server.url + c.request, { method: c.method ?? 'GET' });
+          assert.equal(res.status, c.status, res.text);
+          const expected = withLooseFrom(c.body, res.body, c.loose);
+          assert.equal(JSON.stringify(res.body), JSON.stringify(expected));
+          // Byte-level encoding: compact, Go-style escaping, no trailing newline.
+          assert.equal(res.text, goJson(expected));
+          assert.equal(res.headers.get('content-type'), 'application/json');
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { OPERATIONS } from '../../src/app.js';
+import type { Store } from '../../src/db/store.js';
+import { buildServer } from '../../src/http/server.js';
+
+/** A real HTTP server on a free loopback port, over the given store. */
+export async function startServer(store: Store): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
+  const app = await buildServer({ store, operations: OPERATIONS, logger: pino({ level: 'silent' }) });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, app, close: () => app.close() };
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: unknown;
+}
+
+export async function get(url: string, init?: RequestInit): Promise<HttpResult> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}

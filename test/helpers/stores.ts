@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openMigratedStore } from '../../src/app.js';
+import type { Store } from '../../src/db/store.js';
+
+/**
+ * The two stores every component test runs on. The PostgreSQL server is required: a test run
+ * without it fails instead of quietly testing half. EPOCHVIEW_TEST_STORES=pglite narrows a
+ * local run on purpose.
+ */
+export type StoreKind = 'pglite' | 'postgres';
+export const STORE_KINDS: StoreKind[] = (process.env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',') as StoreKind[];
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** An empty store of its own: a temp folder, or a database created on the server. */
+export interface TestStore {
+  kind: StoreKind;
+  /** CLI arguments that select this store. */
+  args: string[];
+  databaseUrl?: string;
+  dataDir?: string;
+  open(): Promise<Store>;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+let counter = 0;
+
+export async function createTestStore(kind: StoreKind): Promise<TestStore> {
+  if (kind === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'epochview-test-'));
+    return {
+      kind,
+      dataDir,
+      args: ['--data-dir', dataDir],
+      open: () => openMigratedStore({ dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `epochview_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  return {
+    kind,
+    databaseUrl,
+    args: ['--database-url', databaseUrl],
+    open: () => openMigratedStore({ databaseUrl, dataDir: '' }),
+    drop: () => admin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
+  };
+}

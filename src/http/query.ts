@@ -75,15 +75,11 @@ export function parseQuery<K extends string>(pairs: readonly [string, string][],
   const byKey = new Map<string, { name: K; spec: FieldSpec }>();
   for (const name of Object.keys(specs) as K[]) for (const key of specs[name].keys) byKey.set(key, { name, spec: specs[name] });
 
-  const given = new Map<K, { key: string; values: string[] }[]>();
-  for (const [key, value] of pairs) {
-    const field = byKey.get(key);
-    if (!field) continue;
-    const list = given.get(field.name) ?? [];
-    const entry = list.find((e) => e.key === key);
-    if (entry) entry.values.push(value);
-    else list.push({ key, values: [value] });
-    given.set(field.name, list);
+  // Each field's (key, value) pairs, in query order.
+  const given = new Map<K, [string, string][]>();
+  for (const pair of pairs) {
+    const field = byKey.get(pair[0]);
+    if (field) given.set(field.name, [...(given.get(field.name) ?? []), pair]);
   }
 
   const out = {} as Record<K, ParsedValue | undefined>;
@@ -91,17 +87,18 @@ export function parseQuery<K extends string>(pairs: readonly [string, string][],
     const spec = specs[name];
     const entries = given.get(name) ?? [];
     if (spec.repeated) {
-      out[name] = entries.flatMap((e) => e.values).map((v) => convert(spec, v) as string);
+      out[name] = entries.map(([, v]) => convert(spec, v) as string);
       continue;
     }
     if (entries.length === 0) {
       out[name] = undefined;
       continue;
     }
-    const first = entries[0]!;
-    if (first.values.length > 1) throw parseError(`too many values for field "${spec.protoName}": ${first.values.join(', ')}`);
+    const [firstKey] = entries[0]!;
+    const sameKey = entries.filter(([k]) => k === firstKey);
+    if (sameKey.length > 1) throw parseError(`too many values for field "${spec.protoName}": ${sameKey.map(([, v]) => v).join(', ')}`);
     if (entries.length > 1) throw parseError(`field already set for oneof "_${spec.protoName}"`);
-    out[name] = convert(spec, first.values[0]!);
+    out[name] = convert(spec, entries[0]![1]);
   }
   return out;
 }

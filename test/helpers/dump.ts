@@ -1,0 +1,55 @@
+import type { Store } from '../../src/db/store.js';
+
+/** Every read-model table as ordered text rows, for comparing whole stores. */
+const TABLES: Record<string, string> = {
+  chain_head: `SELECT height::text, block_time::text, block_hash, last_ended_epoch::text FROM chain_head`,
+  referral_sets: `SELECT encode(id,'hex'), encode(referrer,'hex'), created_at::text, updated_at::text, referee_count::text FROM referral_sets ORDER BY id`,
+  referral_set_referees: `SELECT encode(referee,'hex'), encode(set_id,'hex'), at_epoch::text, joined_at::text FROM referral_set_referees ORDER BY referee`,
+  teams: `SELECT encode(id,'hex'), encode(referrer,'hex'), name, team_url, avatar_url, created_at::text, closed::text, at_epoch::text, allow_list::text FROM teams ORDER BY id`,
+  team_members: `SELECT encode(party,'hex'), encode(team_id,'hex'), joined_at::text, at_epoch::text FROM team_members ORDER BY party`,
+  game_scopes: `SELECT encode(game_id,'hex'), team_scoped::text FROM game_scopes ORDER BY game_id`,
+  team_member_stats: `SELECT encode(team_id,'hex'), encode(party,'hex'), epoch::text, quantum_volume::text, quantum_rewards::text,
+                             array_to_string(ARRAY(SELECT encode(g,'hex') FROM unnest(games) g), ',') FROM team_member_stats ORDER BY team_id, party, epoch`,
+  team_parties: `SELECT encode(team_id,'hex'), encode(party,'hex'), first_epoch::text, last_epoch::text FROM team_parties ORDER BY team_id, party`,
+  team_epochs: `SELECT encode(team_id,'hex'), epoch::text FROM team_epochs ORDER BY team_id, epoch`,
+  epoch_reward_summaries: `SELECT epoch::text, encode(asset_id,'hex'), encode(market_id,'hex'), reward_type, amount::text FROM epoch_reward_summaries ORDER BY epoch, asset_id, market_id, reward_type`,
+};
+
+export async function dumpReadModels(store: Store): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [name, sql] of Object.entries(TABLES)) {
+    // Alias every selected value so that no two share a column name.
+    let n = 0;
+    const aliased = sql.replace(/^SELECT ([\s\S]*?) FROM (?=[a-z_]+( ORDER BY|$))/, (_, cols: string) => {
+      const parts = splitColumns(cols).map((c) => `${c} AS c${n++}`);
+      return `SELECT ${parts.join(', ')} FROM `;
+    });
+    out[name] = (await store.query<Record<string, string | null>>(aliased)).map((r) => Object.values(r).map((v) => v ?? 'null').join('|'));
+  }
+  return out;
+}
+
+/** One value of a query, as text. */
+export async function scalar(store: Store, sql: string, params: string[] = []): Promise<string | null> {
+  const rows = await store.query<Record<string, string | null>>(sql, params);
+  const first = rows[0];
+  return first ? (Object.values(first)[0] ?? null) : null;
+}
+
+/** Splits a SELECT list on its top-level commas. */
+function splitColumns(cols: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0 && !/^'[^']*$/.test(cols.slice(start, i).replace(/'[^']*'/g, ''))) {
+      parts.push(cols.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(cols.slice(start).trim());
+  return parts;
+}

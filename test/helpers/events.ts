@@ -1,0 +1,28 @@
+/** Small hand-made bus events for tests, in the fixtures' JSON shapes. */
+export const hex = (byte: string, bytes = 32) => byte.repeat(bytes);
+
+let ts = 1_700_000_000_000_000_000n;
+
+/** The lines of one block: beginBlock, the payloads as events, endBlock. */
+export function blockLines(height: number, payloads: Record<string, unknown>[]): string[] {
+  ts += 1_000_000_000n;
+  const lines = [{ id: `${height}-0`, block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: String(height), timestamp: String(ts), hash: `H${height}` } }];
+  payloads.forEach((p, i) => lines.push({ id: `${height}-${i + 1}`, block: 'AB', ...p } as never));
+  lines.push({ id: `${height}-${payloads.length + 1}`, block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: String(height) } } as never);
+  return lines.map((l) => JSON.stringify(l));
+}
+
+export const setCreated = (setId: string, referrer: string, createdAt = '1700000000000000000') => ({
+  type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED',
+  referralSetCreated: { setId, referrer, createdAt, updatedAt: createdAt },
+});
+
+export const refereeJoined = (setId: string, referee: string, atEpoch: string) => ({
+  type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
+  refereeJoinedReferralSet: { setId, referee, joinedAt: '1700000000000000000', atEpoch },
+});
+
+export const payout = (epoch: string, asset: string, amount: string, rewardType = 'ACCOUNT_TYPE_GLOBAL_REWARD', extra: Record<string, unknown> = {}) => ({
+  type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
+  rewardPayout: { party: hex('ee'), epochSeq: epoch, asset, amount, percentOfTotalReward: '1', timestamp: '1', rewardType, lockedUntilEpoch: '0', quantumAmount: amount, ...extra },
+});

@@ -1,0 +1,240 @@
+/**
+ * Ingestion through the real CLI, on both stores: read-model contents of the fixtures, every
+ * input shape, idempotence, resume after a failure, block atomicity and bad-input messages.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { FIXTURES, runCli } from './helpers/cli.js';
+import { dumpReadModels, scalar } from './helpers/dump.js';
+import { blockLines, hex, payout, refereeJoined, setCreated } from './helpers/events.js';
+import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from './helpers/stores.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-ingest-'));
+const fixtureLines = (name: string) => readFileSync(`${FIXTURES}${name}.ndjson`, 'utf8').split('\n').filter((l) => l !== '');
+const writeInput = (name: string, lines: string[]) => {
+  const path = join(tmp, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+};
+
+for (const kind of STORE_KINDS) {
+  describe(`ingest on ${kind}`, () => {
+    const stores: TestStore[] = [];
+    after(async () => {
+      for (const s of stores) await s.drop();
+    });
+    const fresh = async () => {
+      const s = await createTestStore(kind as StoreKind);
+      stores.push(s);
+      return s;
+    };
+    const ingest = async (s: TestStore, file: string, stdin?: string) => runCli(['ingest', file, ...s.args], { stdin });
+    const dump = async (s: TestStore) => {
+      const store = await s.open();
+      try {
+        return await dumpReadModels(store);
+      } finally {
+        await store.close();
+      }
+    };
+    const query = async (s: TestStore, sql: string) => {
+      const store = await s.open();
+      try {
+        return await scalar(store, sql);
+      } finally {
+        await store.close();
+      }
+    };
+
+    test('referral-sets fixture: sets, referees, totals, replayed block skipped', async () => {
+      const s = await fresh();
+      const res = await ingest(s, `${FIXTURES}referral-sets.ndjson`);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /ingested 121 blocks \(1 already applied, skipped\), 124 events/);
+      assert.match(res.stderr, /refereeJoinedReferralSet\s+110\n/);
+      assert.match(res.stderr, /referralSetCreated\s+13\n/);
+      assert.match(res.stderr, /skipped: 131\n\s+BUS_EVENT_TYPE_PARTY_ACTIVITY_STREAK\s+10\n\s+BUS_EVENT_TYPE_TIME_UPDATE\s+121/);
+      const d = await dump(s);
+      assert.equal(d.referral_sets!.length, 13);
+      assert.equal(d.referral_set_referees!.length, 107);
+      // Every referee counts once, in its current set.
+      assert.equal(d.referral_sets!.reduce((n, r) => n + Number(r.split('|')[4]), 0), 107);
+      assert.deepEqual(d.chain_head!.map((r) => r.split('|').filter((_, i) => i !== 2).join('|')), ['5121|1709252110000000000|null']);
+      // Timestamps are stored truncated to microseconds.
+      assert.equal(d.referral_sets!.filter((r) => !r.split('|')[2]!.endsWith('000')).length, 0);
+    });
+
+    test('team-stats fixture: rows, memberships, game scopes, ended epoch', async () => {
+      const s = await fresh();
+      const res = await ingest(s, `${FIXTURES}team-stats.ndjson`);
+      assert.equal(res.code, 0, res.stderr);
+      const d = await dump(s);
+      assert.equal(d.team_member_stats!.length, 48);
+      assert.equal(await query(s, 'SELECT sum(quantum_volume)::text FROM team_member_stats'), '61402');
+      assert.equal(await query(s, 'SELECT sum(quantum_rewards)::text FROM team_member_stats'), '256');
+      assert.equal(await query(s, 'SELECT last_ended_epoch::text FROM chain_head'), '3');
+      // The young team has statistics in epoch 3 only.
+      assert.deepEqual(d.team_epochs!.filter((r) => r.startsWith('a5')), [`${hex('a5')}|3`]);
+      assert.deepEqual(
+        d.team_members!.map((r) => r.split('|')[1]!.slice(0, 2)).sort().join(','),
+        'a1,a1,a1,a2,a2,a2,a3,a3,a3,a3,a4,a4,a4,a5,a5,a5,a6,a6,a6,a6,a6,a6,a6',
+      );
+      // Team 2's first member: volume 1 each epoch, rewards epoch + seq, one team-scoped game.
+      const game2 = `22${'02'.repeat(31)}`;
+      assert.deepEqual(d.team_member_stats!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)), [
+        `${hex('a2')}|${hex('c1')}|1|1|4|${game2}`,
+        `${hex('a2')}|${hex('c1')}|2|1|5|${game2}`,
+        `${hex('a2')}|${hex('c1')}|3|1|6|${game2}`,
+      ]);
+      // The game whose latest recurring transfer turned individual is no longer team-scoped.
+      assert.equal(d.game_scopes!.filter((r) => r.endsWith('|true')).length, 5);
+    });
+
+    test('epoch-summaries fixture: one row per (epoch, asset, market, type), exact big sums', async () => {
+      const s = await fresh();
+      const res = await ingest(s, `${FIXTURES}epoch-summaries.ndjson`);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /rewardPayout\s+81\n/);
+      const d = await dump(s);
+      assert.equal(d.epoch_reward_summaries!.length, 35);
+      assert.equal(await query(s, `SELECT string_agg(n, ',' ORDER BY e) FROM (SELECT epoch e, count(*)::text n FROM epoch_reward_summaries GROUP BY epoch) x`), '6,6,13,1,1,1,1,1,1,1,1,1,1');
+      assert.equal(await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 3'), '1111111110111111111011111152107');
+      assert.equal(await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 1'), '47520');
+      assert.equal(await query(s, `SELECT count(*)::text FROM epoch_reward_summaries WHERE market_id <> ''::bytea`), '0');
+    });
+
+    test('re-ingesting the same file changes nothing', async () => {
+      const s = await fresh();
+      const file = `${FIXTURES}team-stats.ndjson`;
+      assert.equal((await ingest(s, file)).code, 0);
+      const first = await dump(s);
+      const again = await ingest(s, file);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /ingested 0 blocks \(13 already applied, skipped\), 0 events/);
+      assert.deepEqual(await dump(s), first);
+    });
+
+    test('every input shape, enums by number and 64-bit integers as numbers give the same read models', async () => {
+      const plain = await fresh();
+      assert.equal((await ingest(plain, `${FIXTURES}team-stats.ndjson`)).code, 0);
+      const expected = await dump(plain);
+
+      // Group the events of each block into one line, alternating the two batch shapes, and
+      // rewrite enums as numbers and 64-bit integers as JSON numbers.
+      const events = fixtureLines('team-stats').flatMap((l) => {
+        const o = JSON.parse(l);
+        return o.events ?? o.result?.events ?? [o];
+      });
+      const numbered = JSON.stringify(events)
+        .replace(/"BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"/g, '34')
+        .replace(/"BUS_EVENT_TYPE_TEAMS_STATS_UPDATED"/g, '87')
+        .replace(/"ACCOUNT_TYPE_REWARD_AVERAGE_NOTIONAL"/g, '32')
+        .replace(/"ACCOUNT_TYPE_GLOBAL_REWARD"/g, '12')
+        .replace(/"EPOCH_ACTION_END"/g, '2')
+        .replace(/"ENTITY_SCOPE_TEAMS"/g, '2')
+        .replace(/"ENTITY_SCOPE_INDIVIDUALS"/g, '1')
+        .replace(/"(atEpoch|epochSeq|createdAt|joinedAt|switchedAt|seq|height|timestamp)":"(\d+)"/g, '"$1":$2');
+      const byBlock = new Map<string, unknown[]>();
+      for (const e of JSON.parse(numbered.replace(/:(\d{16,})/g, ':"$1"')) as { id: string }[]) {
+        const h = e.id.split('-')[0]!;
+        byBlock.set(h, [...(byBlock.get(h) ?? []), e]);
+      }
+      const lines = [...byBlock.values()].map((evs, i) => {
+        const line = JSON.stringify(i % 2 ? { events: evs } : { result: { events: evs } });
+        // Put big integers back as JSON numbers with every digit.
+        return line.replace(/"(createdAt|joinedAt|switchedAt|timestamp)":"(\d+)"/g, '"$1":$2');
+      });
+      assert.ok(lines.some((l) => /"timestamp":\d{19}/.test(l)), 'the rewritten input has 19-digit JSON numbers');
+      const shaped = await fresh();
+      const res = await ingest(shaped, writeInput(`shapes-${kind}.ndjson`, lines));
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(await dump(shaped), expected);
+    });
+
+    test('stdin input, blocks without markers, unknown event types skipped and counted', async () => {
+      const s = await fresh();
+      const lines = [
+        JSON.stringify({ id: '7-0', type: 'BUS_EVENT_TYPE_TIME_UPDATE', timeUpdate: { timestamp: '1700000000123456789' } }),
+        JSON.stringify({ id: '7-1', ...setCreated(hex('01'), hex('02')) }),
+        JSON.stringify({ id: '7-2', type: 'BUS_EVENT_TYPE_SOMETHING_NEW', somethingNew: { x: 1 } }),
+        JSON.stringify({ id: '8-0', type: 999, futureEvent: {} }),
+        JSON.stringify({ id: '8-1', ...refereeJoined(hex('01'), hex('03'), '1') }),
+      ];
+      const res = await ingest(s, '-', lines.join('\n'));
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /ingested 2 blocks \(0 already applied, skipped\), 2 events/);
+      assert.match(res.stderr, /skipped: 3\n\s+999\s+1\n\s+BUS_EVENT_TYPE_SOMETHING_NEW\s+1\n\s+BUS_EVENT_TYPE_TIME_UPDATE\s+1/);
+      const d = await dump(s);
+      assert.deepEqual(d.chain_head, ['8|1700000000123456789||null']);
+      assert.deepEqual(d.referral_sets, [`${hex('01')}|${hex('02')}|1700000000000000000|1700000000000000000|1`]);
+    });
+
+    test('a bad event in block k: blocks before k applied, nothing of block k, resume after the fix', async () => {
+      const blocks = [
+        blockLines(1, [setCreated(hex('01'), hex('aa'))]),
+        blockLines(2, [setCreated(hex('02'), hex('bb')), refereeJoined(hex('01'), hex('c1'), '1')]),
+        blockLines(3, [setCreated(hex('03'), hex('cc')), payout('1', hex('ad'), '12x'), refereeJoined(hex('01'), hex('c2'), '1')]),
+        blockLines(4, [refereeJoined(hex('02'), hex('c1'), '2')]),
+      ];
+      const bad = blocks.flat();
+      const s = await fresh();
+      // A small batch size as well as the default: the failure must not depend on batching.
+      const res = await runCli(['ingest', writeInput(`bad-${kind}.ndjson`, bad), ...s.args, '--batch-events', '1']);
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /^error: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m);
+      let d = await dump(s);
+      assert.equal(d.chain_head![0]!.split('|')[0], '2');
+      assert.deepEqual(d.referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+      assert.equal(d.epoch_reward_summaries!.length, 0);
+
+      const fixed = bad.map((l) => l.replaceAll('"12x"', '"12"'));
+      const again = await runCli(['ingest', writeInput(`fixed-${kind}.ndjson`, fixed), ...s.args]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /ingested 2 blocks \(2 already applied, skipped\)/);
+      d = await dump(s);
+      const clean = await fresh();
+      assert.equal((await runCli(['ingest', writeInput(`clean-${kind}.ndjson`, fixed), ...clean.args])).code, 0);
+      assert.deepEqual(d, await dump(clean));
+      // c1 moved to set 02 (higher epoch); set 01 keeps c2: totals are current referees + 1.
+      assert.deepEqual(d.referral_sets!.map((r) => `${r.slice(0, 2)}:${r.split('|')[4]}`), ['01:1', '02:1', '03:0']);
+    });
+
+    test('a block without endBlock at the end of the input is not applied', async () => {
+      const s = await fresh();
+      const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))]).slice(0, -1)];
+      const res = await ingest(s, writeInput(`open-${kind}.ndjson`, lines));
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /warning: block 2 \(line 4\) has no endBlock; not applied/);
+      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01']);
+    });
+
+    const badInputs: [string, string, RegExp][] = [
+      ['not JSON', '{"id":"1-1", nope', /^error: line 2: not JSON \(/m],
+      ['not an object', '[1,2]', /^error: line 2: expected a JSON object$/m],
+      ['id without height', JSON.stringify({ id: 'x', ...setCreated(hex('01'), hex('02')) }), /^error: line 2, event x, field id: expected "<block height>-<sequence>", got "x"$/m],
+      ['non-hex id', JSON.stringify({ id: '1-1', ...setCreated('zz', hex('02')) }), /^error: line 2, event 1-1, field referralSetCreated\.setId: not a hex id: "zz"$/m],
+      ['missing id', JSON.stringify({ id: '1-1', type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED', referralSetCreated: { referrer: hex('02') } }), /^error: line 2, event 1-1, field referralSetCreated\.setId: missing$/m],
+      ['wrong type', JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), 'three') }), /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer, got "three"$/m],
+      ['bad enum', JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }), /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m],
+      ['bad quantum amount', JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', undefined, { quantumAmount: '1.2.3' }) }), /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: not a decimal number: "1\.2\.3"$/m],
+      ['type disagrees with payload', JSON.stringify({ id: '1-1', type: 'BUS_EVENT_TYPE_TRANSFER', ...{ referralSetCreated: setCreated(hex('01'), hex('02')).referralSetCreated } }), /^error: line 2, event 1-1, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated$/m],
+      ['two payloads', JSON.stringify({ id: '1-1', transfer: {}, rewardPayout: {} }), /^error: line 2, event 1-1, field transfer,rewardPayout: more than one payload$/m],
+      ['events not an array', '{"events":{"id":"1-1"}}', /^error: line 2, field events: expected an array of events$/m],
+      ['endBlock for another height', JSON.stringify({ id: '1-1', endBlock: { height: '5' } }), /^error: line 2, event 1-1, field endBlock\.height: endBlock 5 does not close the open block 1$/m],
+    ];
+    for (const [name, line, message] of badInputs) {
+      test(`bad input stops with a clear message: ${name}`, async () => {
+        const s = await fresh();
+        const first = JSON.stringify({ id: '1-0', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: '1', timestamp: '1', hash: 'h' } });
+        const res = await ingest(s, '-', `${first}\n${line}\n`);
+        assert.equal(res.code, 1, res.stderr);
+        assert.match(res.stderr, message);
+        assert.doesNotMatch(res.stderr, /at .*\.js:\d+/, 'no stack trace');
+        assert.equal((await dump(s)).chain_head!.length, 0);
+      });
+    }
+  });
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CursorError, cursorField, decodeCursorObject, encodeCursor, formatRfc3339Nanos, parseRfc3339Nanos } from '../../src/pagination/cursor.js';
+
+test('RFC 3339 in and out, as Go formats and parses time', () => {
+  assert.equal(formatRfc3339Nanos(1709251740123456000n), '2024-03-01T00:09:00.123456Z');
+  assert.equal(formatRfc3339Nanos(1709250000250000000n), '2024-02-29T23:40:00.25Z');
+  assert.equal(formatRfc3339Nanos(1709250000000000000n), '2024-02-29T23:40:00Z');
+  assert.equal(parseRfc3339Nanos('2024-03-01T00:09:00.123456Z'), 1709251740123456000n);
+  assert.equal(parseRfc3339Nanos('2024-03-01T02:09:00.123456789+02:00'), 1709251740123456789n);
+  assert.equal(parseRfc3339Nanos('0001-01-01T00:00:00Z'), -62135596800000000000n);
+  for (const bad of ['2024-02-30T00:00:00Z', '2024-03-01 00:09:00Z', '2024-03-01T00:09:00', '5', '']) {
+    assert.equal(parseRfc3339Nanos(bad), undefined, bad);
+  }
+});
+
+test('cursor JSON: byte-identical encoding, case-insensitive keys, zero values, type errors', () => {
+  const json = '{"CreatedAt":"2024-03-01T00:09:00.123456Z","ID":"04d2"}';
+  const cursor = encodeCursor(json);
+  assert.equal(cursor, 'eyJDcmVhdGVkQXQiOiIyMDI0LTAzLTAxVDAwOjA5OjAwLjEyMzQ1NloiLCJJRCI6IjA0ZDIifQ==');
+  const fields = decodeCursorObject(cursor);
+  assert.equal(cursorField.id(fields, 'ID'), '04d2');
+  assert.equal(cursorField.id(decodeCursorObject(encodeCursor('{"id":"ABCD","unknown":1}')), 'ID'), 'abcd');
+  assert.equal(cursorField.id(decodeCursorObject(encodeCursor('{"asset_id":"fBTC"}')), 'asset_id'), '09');
+  assert.equal(cursorField.id(decodeCursorObject(encodeCursor('{}')), 'ID'), '');
+  assert.equal(cursorField.int64(decodeCursorObject(encodeCursor('{"epoch_id":12}')), 'epoch_id'), 12n);
+  const invalid = (c: string, read: (f: Map<string, unknown>) => unknown) => assert.throws(() => read(decodeCursorObject(c)), (e: Error) => e instanceof CursorError && e.message === 'invalid cursor');
+  invalid(encodeCursor('{"epoch_id":1.5}'), (f) => cursorField.int64(f, 'epoch_id'));
+  invalid(encodeCursor('{"epoch_id":"1"}'), (f) => cursorField.int64(f, 'epoch_id'));
+  invalid(encodeCursor('{"ID":"zz"}'), (f) => cursorField.id(f, 'ID'));
+  invalid(encodeCursor('[1,2]'), () => 0);
+  invalid(encodeCursor('not json'), () => 0);
+  assert.throws(() => decodeCursorObject(''), /cursor is empty/);
+  assert.throws(() => decodeCursorObject('eyJ'), /failed to decode cursor: illegal base64 data at input byte 0/);
+});

@@ -6,7 +6,7 @@ import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';
 import type { Store } from './db/store.js';
 import { demoChain, writeDemoChain } from './demo/chain.js';
-import { DEMO_SCALES, type DemoScale } from './demo/scales.js';
+import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
 import { buildServer } from './http/server.js';
 import { IngestInputError } from './ingest/decode.js';
 import { ingestLines, readCheckpoint, type IngestOptions } from './ingest/ingest.js';
@@ -122,10 +122,10 @@ const COMMANDS: Record<string, Command> = {
     extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --out <file>                  where to write (default stdout)',
     async run(argv) {
       const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
-      const scale = (extra.scale ?? 'small') as DemoScale;
-      if (!(scale in DEMO_SCALES)) throw new UsageError(`--scale must be one of ${Object.keys(DEMO_SCALES).join(', ')}`);
+      const scale = (extra.scale as string | undefined) ?? 'small';
+      if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
-      if (!/^\d+$/.test(seedText)) throw new UsageError('--seed must be a non-negative integer');
+      if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) throw new UsageError('--seed must be an integer from 0 to 2^53-1');
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
       const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target);
       if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));

@@ -1,0 +1,109 @@
+/** The CLI as a user runs it: help, migrate, demo → ingest, and `npm start` on an empty store. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runCli } from './helpers/cli.js';
+import { get } from './helpers/server.js';
+import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('help for the program and every command', async () => {
+  const top = await runCli(['--help']);
+  assert.equal(top.code, 0);
+  for (const cmd of ['serve', 'ingest', 'demo', 'migrate']) {
+    assert.match(top.stdout, new RegExp(`^  ${cmd} `, 'm'));
+    const res = await runCli([cmd, '--help']);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, new RegExp(`^usage: epochview ${cmd}`));
+  }
+  assert.match((await runCli(['serve', '--help'])).stdout, /--database-url <value> .*env DATABASE_URL/);
+  const unknown = await runCli(['frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  const badFlag = await runCli(['ingest', '--nope', 'x']);
+  assert.equal(badFlag.code, 2);
+  assert.match(badFlag.stderr, /Unknown option '--nope'/);
+});
+
+test('demo writes the same bytes for the same seed', async () => {
+  const a = join(tmp, 'a.ndjson');
+  const b = join(tmp, 'b.ndjson');
+  assert.equal((await runCli(['demo', '--scale', 'small', '--seed', '7', '--out', a])).code, 0);
+  assert.equal((await runCli(['demo', '--scale', 'small', '--seed', '7', '--out', b])).code, 0);
+  const hash = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
+  assert.equal(hash(a), hash(b));
+  const bad = await runCli(['demo', '--scale', 'huge']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--scale must be one of small, medium, mainnet/);
+});
+
+for (const kind of STORE_KINDS) {
+  describe(`commands on ${kind}`, () => {
+    test('migrate applies the schema once; a demo chain ingests and re-ingests', async () => {
+      const s = await createTestStore(kind);
+      try {
+        const first = await runCli(['migrate', ...s.args]);
+        assert.equal(first.code, 0, first.stderr);
+        assert.match(first.stdout, /^applied migrations 1(, \d+)* to /);
+        const again = await runCli(['migrate', ...s.args]);
+        assert.match(again.stdout, /is up to date/);
+        const file = join(tmp, `demo-${kind}.ndjson`);
+        assert.equal((await runCli(['demo', '--out', file])).code, 0);
+        const res = await runCli(['ingest', file, ...s.args]);
+        assert.equal(res.code, 0, res.stderr);
+        assert.match(res.stderr, /rewardPayout\s+\d+/);
+        assert.match((await runCli(['ingest', file, ...s.args])).stderr, /ingested 0 blocks/);
+        // Database URLs are never printed with their password.
+        if (s.databaseUrl) {
+          const withPassword = s.databaseUrl.replace('postgres@', 'postgres:s3cret@');
+          const out = await runCli(['migrate', '--database-url', withPassword]);
+          assert.doesNotMatch(out.stdout + out.stderr, /s3cret/);
+        }
+      } finally {
+        await s.drop();
+      }
+    });
+  });
+}
+
+test('npm start on an empty data dir seeds the demo chain and serves it', { timeout: 120_000 }, async () => {
+  const dataDir = join(tmp, 'start');
+  const child = spawn('npm', ['start', '--silent', '--', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
+    cwd: new URL('..', import.meta.url),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let url = '';
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        const m = /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`exited early: ${stderr}`)));
+    });
+    assert.match(stderr, /empty store: ingesting the small demo chain/);
+    assert.match(stdout, /curl '.*\/api\/v2\/referral-sets\?pagination\.first=3'/);
+    assert.match(stdout, /curl '.*\/api\/v2\/teams\/[0-9a-f]{64}\/stats\?aggregationEpochs=5'/);
+    const res = await get(`${url}/api/v2/referral-sets?pagination.first=3`);
+    assert.equal(res.status, 200);
+    assert.equal((res.body as any).referralSets.edges.length, 3);
+    assert.ok(Number(res.headers.get('x-block-height')) > 0);
+  } finally {
+    // npm and the server it started, together.
+    process.kill(-child.pid!, 'SIGTERM');
+  }
+  await exited;
+  await assert.rejects(fetch(`${url}/api/v2/referral-sets`), 'the server is gone');
+});

@@ -50,7 +50,10 @@ export const cursorField = {
     if (id === undefined) throw new CursorError('invalid cursor');
     return id;
   },
-  /** A JSON integer that fits int64. */
+  /**
+   * A JSON integer in int64 range. A double cannot hold 2^63−1, so the literal
+   * 9223372036854775807 arrives as 2^63: that value is let through and callers clamp it.
+   */
   int64(fields: Map<string, unknown>, key: string): bigint {
     const v = fields.get(key.toLowerCase());
     if (v === undefined || v === null) return 0n;

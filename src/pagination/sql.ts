@@ -56,7 +56,11 @@ export async function fetchKeysetPage<Row extends object>(
     });
     beyond = keyCompare(source.key, plan.beyond, placeholders);
     const boundaryWhere = [...source.where, keyCompare(source.key, plan.boundary, placeholders)].join(' AND ');
-    otherSide = `EXISTS (SELECT 1 FROM ${source.from} WHERE ${boundaryWhere})`;
+    // The nearest row on that side, found by walking the key index outwards from the cursor as
+    // the page does. (Not EXISTS: PostgreSQL drops ORDER BY/LIMIT there, and may then choose a
+    // scan whose cost grows with the whole table.)
+    const nearest = source.key.map((k) => `${k} ${plan.fetchOrder === 'ASC' ? 'DESC' : 'ASC'}`).join(', ');
+    otherSide = `COALESCE((SELECT true FROM ${source.from} WHERE ${boundaryWhere} ORDER BY ${nearest} LIMIT 1), false)`;
   }
   params.push(plan.fetchLimit);
   const where = [...source.where, ...(beyond ? [beyond] : [])];

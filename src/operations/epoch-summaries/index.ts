@@ -1,0 +1,52 @@
+import { badIdMessage, formatId, parseId } from '../../ids.js';
+import { DETAIL, invalidArgument } from '../../http/errors.js';
+import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
+import { assemblePage, pageRequest, type PaginationParams } from '../../pagination/page.js';
+import type { Operation } from '../operation.js';
+import { decodePosition, encodePosition } from './cursor.js';
+import { fetchSummaryPage, type SummaryFilter } from './sql.js';
+
+/** GET /api/v2/rewards/epoch/summaries — contract §5 ListEpochRewardSummaries. */
+const FIELDS = {
+  ...PAGINATION_FIELDS,
+  assetIds: { keys: ['filter.assetIds', 'filter.asset_ids'], protoName: 'asset_ids', kind: 'string', repeated: true },
+  marketIds: { keys: ['filter.marketIds', 'filter.market_ids'], protoName: 'market_ids', kind: 'string', repeated: true },
+  fromEpoch: { keys: ['filter.fromEpoch', 'filter.from_epoch'], protoName: 'from_epoch', kind: 'uint64' },
+  toEpoch: { keys: ['filter.toEpoch', 'filter.to_epoch'], protoName: 'to_epoch', kind: 'uint64' },
+} as const satisfies Record<string, FieldSpec>;
+
+const ERROR_MESSAGE = 'failed to get summary';
+
+/** The distinct ids of a list, as lowercase hex; the first undecodable one is a 400. */
+function checkedIds(texts: readonly string[], what: 'asset' | 'market'): string[] {
+  const ids = new Set<string>();
+  for (const text of texts) {
+    const id = parseId(text);
+    if (id === undefined) throw invalidArgument(DETAIL.epochSummaries, ERROR_MESSAGE, `could not decode ${what} ID: ${badIdMessage(text)}`);
+    ids.add(id);
+  }
+  return [...ids];
+}
+
+export const listEpochRewardSummaries: Operation = {
+  name: 'ListEpochRewardSummaries',
+  path: '/api/v2/rewards/epoch/summaries',
+  errorCode: DETAIL.epochSummaries,
+  errorMessage: ERROR_MESSAGE,
+  async run(store, input) {
+    const q = parseQuery(input.query, FIELDS);
+    const req = pageRequest(q as PaginationParams, decodePosition);
+    const filter: SummaryFilter = {
+      assets: checkedIds(q.assetIds as string[], 'asset'),
+      markets: checkedIds(q.marketIds as string[], 'market'),
+      fromEpoch: q.fromEpoch as bigint | undefined,
+      toEpoch: q.toEpoch as bigint | undefined,
+    };
+    const page = await fetchSummaryPage(store, filter, req);
+    const result = assemblePage(req, page.rows, page.otherSide, (r) => ({
+      node: { epoch: r.epoch, assetId: formatId(r.asset_id), marketId: formatId(r.market_id), rewardType: r.reward_type, amount: r.amount },
+      cursor: encodePosition(r.epoch, r.asset_id, r.market_id, r.reward_type, r.amount),
+    }));
+    return { body: { summaries: result }, head: page.head };
+  },
+};

@@ -1,0 +1,214 @@
+import type { Queryable, SqlParam } from '../../db/store.js';
+import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
+import type { ChainHead, FetchedPage } from '../../pagination/sql.js';
+import type { Position } from './cursor.js';
+
+/**
+ * The SQL of a summaries page. The sort key is (epoch, asset_id, market_id, reward_type), and
+ * every page is read by index range scans of epoch_reward_summaries:
+ *
+ * - no asset or market filter: the primary key, whose order is the sort key;
+ * - an asset and/or market filter: one branch per listed id (or per (asset, market) pair), each
+ *   an ordered, LIMITed range scan of the index that starts with the fixed column(s), merged by
+ *   UNION ALL and cut to the page. A single `asset_id = ANY(…)` scan could not return rows in key
+ *   order, so its cost would grow with the matching rows instead of the page size.
+ *
+ * Inside a branch the fixed columns are constants, so the cursor comparison over the whole key
+ * reduces to a row comparison over the free columns that follow the fixed ones in the branch's
+ * index (see branchCompare): an index condition, not a filter.
+ * fromEpoch/toEpoch are a range on epoch, the first free column of every branch.
+ */
+export interface SummaryFilter {
+  /** Distinct lowercase hex ids; empty means no filter. */
+  assets: readonly string[];
+  markets: readonly string[];
+  fromEpoch: bigint | undefined;
+  toEpoch: bigint | undefined;
+}
+
+export interface SummaryRow {
+  epoch: string;
+  asset_id: string;
+  market_id: string;
+  reward_type: string;
+  amount: string;
+}
+
+type Column = 'epoch' | 'asset_id' | 'market_id' | 'reward_type';
+type IdColumn = 'asset_id' | 'market_id';
+const KEY: readonly Column[] = ['epoch', 'asset_id', 'market_id', 'reward_type'];
+
+/** Above this many (asset, market) pairs, branch on the shorter list and filter on the other. */
+export const MAX_PAIR_BRANCHES = 64;
+
+/** One ordered range scan: equality on `fixed` columns, optionally `column IN (values)`. */
+interface Branch {
+  fixed: Partial<Record<IdColumn, string>>;
+  oneOf?: { column: IdColumn; values: readonly string[] };
+}
+
+export function planBranches(f: SummaryFilter): Branch[] {
+  const { assets, markets } = f;
+  if (assets.length === 0 && markets.length === 0) return [{ fixed: {} }];
+  if (markets.length === 0) return assets.map((a) => ({ fixed: { asset_id: a } }));
+  if (assets.length === 0) return markets.map((m) => ({ fixed: { market_id: m } }));
+  // Index (asset_id, market_id, epoch, reward_type).
+  if (assets.length * markets.length <= MAX_PAIR_BRANCHES) {
+    return assets.flatMap((a) => markets.map((m) => ({ fixed: { asset_id: a, market_id: m } })));
+  }
+  return assets.length <= markets.length
+    ? assets.map((a) => ({ fixed: { asset_id: a }, oneOf: { column: 'market_id', values: markets } }))
+    : markets.map((m) => ({ fixed: { market_id: m }, oneOf: { column: 'asset_id', values: assets } }));
+}
+
+/** Positional parameters, one per distinct (type, value). */
+class Params {
+  readonly values: SqlParam[] = [];
+  private readonly seen = new Map<string, string>();
+
+  private ref(key: string, value: SqlParam, render: (n: number) => string): string {
+    let sql = this.seen.get(key);
+    if (sql === undefined) {
+      this.values.push(value);
+      sql = render(this.values.length);
+      this.seen.set(key, sql);
+    }
+    return sql;
+  }
+
+  id(hex: string): string {
+    return this.ref(`id:${hex}`, hex, (n) => `decode($${n}, 'hex')`);
+  }
+  bigint(v: bigint): string {
+    return this.ref(`bigint:${v}`, String(v), (n) => `$${n}::bigint`);
+  }
+  text(v: string): string {
+    return this.ref(`text:${v}`, v, (n) => `$${n}::text`);
+  }
+  limit(v: number): string {
+    return this.ref(`limit:${v}`, v, (n) => `$${n}::bigint`);
+  }
+  column(c: Column, p: Position): string {
+    switch (c) {
+      case 'epoch':
+        return this.bigint(p.epoch);
+      case 'asset_id':
+        return this.id(p.assetId);
+      case 'market_id':
+        return this.id(p.marketId);
+      case 'reward_type':
+        return this.text(p.rewardType);
+    }
+  }
+}
+
+/** Byte order of two lowercase hex ids (same as comparing their bytes). */
+function compareHex(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `key op cursor` over the whole key, for the rows of a branch. The fixed columns are known, so
+ * walking the key in order: a fixed column equal to the cursor's says nothing; the first one that
+ * differs decides, and only the free columns before it are compared (non-strictly if the fixed
+ * column already lies on the `op` side of the cursor, strictly otherwise). With no deciding fixed
+ * column, the free columns are compared with `op` itself.
+ */
+function branchCompare(branch: Branch, op: '<' | '>' | '<=' | '>=', cursor: Position, params: Params, alias: string): string {
+  const upward = op[0] === '>';
+  let strict = op.length === 1;
+  const free: Column[] = [];
+  for (const c of KEY) {
+    const fixed = c === 'asset_id' || c === 'market_id' ? branch.fixed[c] : undefined;
+    if (fixed === undefined) {
+      free.push(c);
+      continue;
+    }
+    const cmp = compareHex(fixed, c === 'asset_id' ? cursor.assetId : cursor.marketId);
+    if (cmp === 0) continue;
+    strict = (cmp > 0) !== upward;
+    break;
+  }
+  if (free.length === 0) return strict ? 'false' : 'true';
+  const dir = upward ? '>' : '<';
+  return keyCompare(
+    free.map((c) => `${alias}.${c}`),
+    strict ? dir : `${dir}=`,
+    free.map((c) => params.column(c, cursor)),
+  );
+}
+
+function branchWhere(branch: Branch, f: SummaryFilter, params: Params, alias: string): string[] {
+  const where: string[] = [];
+  for (const c of ['asset_id', 'market_id'] as const) {
+    const v = branch.fixed[c];
+    if (v !== undefined) where.push(`${alias}.${c} = ${params.id(v)}`);
+  }
+  if (branch.oneOf) where.push(`${alias}.${branch.oneOf.column} IN (${branch.oneOf.values.map((v) => params.id(v)).join(', ')})`);
+  if (f.fromEpoch !== undefined) where.push(`${alias}.epoch >= ${params.bigint(f.fromEpoch)}`);
+  if (f.toEpoch !== undefined) where.push(`${alias}.epoch <= ${params.bigint(f.toEpoch)}`);
+  return where;
+}
+
+const whereClause = (conds: readonly string[]) => (conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '');
+
+/** The page statement and its parameters (exported for EXPLAIN). */
+export function buildPageQuery(f: SummaryFilter, req: PageRequest<Position>): { sql: string; params: SqlParam[] } {
+  const plan = sqlPlan(req);
+  const params = new Params();
+  const branches = planBranches(f);
+  const order = (alias: string, dir: 'ASC' | 'DESC' = plan.fetchOrder) => KEY.map((c) => `${alias}.${c} ${dir}`).join(', ');
+  const limit = params.limit(plan.fetchLimit);
+  const cursor = req.cursor;
+
+  const rowsWhere = (b: Branch, alias: string) => [
+    ...branchWhere(b, f, params, alias),
+    ...(cursor ? [branchCompare(b, plan.beyond, cursor, params, alias)] : []),
+  ];
+  // One branch: the range scan itself. Several: each ordered and cut to the page size, merged.
+  const from =
+    branches.length === 1
+      ? `epoch_reward_summaries AS s ${whereClause(rowsWhere(branches[0]!, 's'))}`
+      : `(${branches
+          .map((b) => `(SELECT t.* FROM epoch_reward_summaries AS t ${whereClause(rowsWhere(b, 't'))} ORDER BY ${order('t')} LIMIT ${limit})`)
+          .join('\n UNION ALL ')}) AS s`;
+
+  // Whether a row lies on the other side of the cursor: per branch, one ordered index probe
+  // from the cursor outwards. Not EXISTS: PostgreSQL drops ORDER BY and LIMIT inside EXISTS and
+  // then may bet on a sequential scan finding a row early, which reads most of the table when
+  // the matching rows sit at its far end (seen on 100k rows with a cursor mid-table).
+  let otherSide = 'false';
+  if (cursor) {
+    const fromCursorOutwards = plan.fetchOrder === 'ASC' ? 'DESC' : 'ASC';
+    const probes = branches.map(
+      (b) =>
+        `(SELECT true AS found FROM epoch_reward_summaries AS t ` +
+        `${whereClause([...branchWhere(b, f, params, 't'), branchCompare(b, plan.boundary, cursor, params, 't')])} ` +
+        `ORDER BY ${order('t', fromCursorOutwards)} LIMIT 1)`,
+    );
+    otherSide = `COALESCE((SELECT o.found FROM (${probes.join('\n UNION ALL ')}) AS o LIMIT 1), false)`;
+  }
+
+  const sql = `
+    SELECT h.height::text AS head_height, h.block_time::text AS head_time, ${otherSide} AS other_side, p.*
+      FROM (SELECT 1) AS one
+      LEFT JOIN chain_head AS h ON true
+      LEFT JOIN LATERAL (
+        SELECT s.epoch::text AS epoch, encode(s.asset_id, 'hex') AS asset_id, encode(s.market_id, 'hex') AS market_id,
+               s.reward_type, s.amount::text AS amount, row_number() OVER (ORDER BY ${order('s')}) AS page_row
+          FROM ${from}
+         ORDER BY ${order('s')}
+         LIMIT ${limit}
+      ) AS p ON true
+     ORDER BY p.page_row`;
+  return { sql, params: params.values };
+}
+
+/** Fetches one page, its other-side flag and the chain head in one statement (one snapshot). */
+export async function fetchSummaryPage(db: Queryable, f: SummaryFilter, req: PageRequest<Position>): Promise<FetchedPage<SummaryRow>> {
+  const { sql, params } = buildPageQuery(f, req);
+  const result = await db.query<SummaryRow & { head_height: string | null; head_time: string | null; other_side: boolean; page_row: unknown }>(sql, params);
+  const first = result[0];
+  const head: ChainHead | null = first?.head_height ? { height: first.head_height, time: first.head_time! } : null;
+  return { rows: first?.page_row === null ? [] : result, otherSide: first?.other_side === true, head };
+}

@@ -1,23 +1,6 @@
 // Writes BusEvent envelopes as NDJSON lines, block by block, into text chunks.
 
-/** Payload key → BusEvent type name. */
-export const EVENT_TYPES = {
-  beginBlock: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
-  endBlock: 'BUS_EVENT_TYPE_END_BLOCK',
-  timeUpdate: 'BUS_EVENT_TYPE_TIME_UPDATE',
-  epochEvent: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
-  referralSetCreated: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED',
-  refereeJoinedReferralSet: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
-  teamCreated: 'BUS_EVENT_TYPE_TEAM_CREATED',
-  teamUpdated: 'BUS_EVENT_TYPE_TEAM_UPDATED',
-  refereeJoinedTeam: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM',
-  refereeSwitchedTeam: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM',
-  teamsStatsUpdated: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
-  transfer: 'BUS_EVENT_TYPE_TRANSFER',
-  rewardPayout: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
-} as const;
-
-export type PayloadKey = keyof typeof EVENT_TYPES;
+import { PAYLOAD_TYPES, type PayloadKey } from '../ingest/events.js';
 
 /**
  * Accumulates lines until a chunk is big enough to hand out. One event per line:
@@ -52,8 +35,8 @@ export class NdjsonBlockWriter {
     private readonly chunkChars: number,
   ) {
     const heads = {} as Record<PayloadKey, string>;
-    for (const key of Object.keys(EVENT_TYPES) as PayloadKey[]) {
-      heads[key] = `${EVENT_TYPES[key]}","version":1,"chainId":${JSON.stringify(chainId)},`;
+    for (const key of Object.keys(PAYLOAD_TYPES) as PayloadKey[]) {
+      heads[key] = `${PAYLOAD_TYPES[key]}","version":1,"chainId":${JSON.stringify(chainId)},`;
     }
     this.typeHeads = heads;
   }

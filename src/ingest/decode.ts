@@ -1,7 +1,7 @@
 import { roundHalfAwayFromZero, parseInteger } from '../decimal.js';
 import { parseId } from '../ids.js';
 import { ACCOUNT_TYPE, BUS_EVENT_TYPE, ENTITY_SCOPE, EPOCH_ACTION, enumName } from './enums.js';
-import type { BlockMarker, ChainEvent, DecodedEvent } from './events.js';
+import { PAYLOAD_TYPES, type BlockMarker, type ChainEvent, type DecodedEvent } from './events.js';
 import { parseJsonLine } from './json-line.js';
 
 /** Bad input: says which line, which event and which field, and why. */
@@ -21,22 +21,6 @@ export class IngestInputError extends Error {
 
 const ENVELOPE_KEYS = new Set(['id', 'block', 'type', 'version', 'chainId', 'txHash']);
 
-/** Payload key → the BusEventType name that must agree with it, for the kinds we read. */
-const TYPE_OF_PAYLOAD: Record<string, string> = {
-  referralSetCreated: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED',
-  refereeJoinedReferralSet: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
-  teamCreated: 'BUS_EVENT_TYPE_TEAM_CREATED',
-  teamUpdated: 'BUS_EVENT_TYPE_TEAM_UPDATED',
-  refereeJoinedTeam: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM',
-  refereeSwitchedTeam: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM',
-  teamsStatsUpdated: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
-  transfer: 'BUS_EVENT_TYPE_TRANSFER',
-  rewardPayout: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
-  epochEvent: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
-  beginBlock: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
-  endBlock: 'BUS_EVENT_TYPE_END_BLOCK',
-  timeUpdate: 'BUS_EVENT_TYPE_TIME_UPDATE',
-};
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,6 +60,14 @@ class Fields {
     const id = parseId(v);
     if (id === undefined) this.fail(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
     return id;
+  }
+
+  /** A list of ids; empty when absent. */
+  idList(key: string): string[] {
+    return this.array(key, (v, path) => {
+      const id = typeof v === 'string' ? parseId(v) : undefined;
+      return id ?? this.fail(path, `not a hex id: ${JSON.stringify(v)}`);
+    });
   }
 
   /** A 64-bit integer as a decimal string or a JSON number; 0 when absent. */
@@ -155,10 +147,7 @@ function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent | BlockM
         createdAt: f.int('createdAt'),
         closed: f.bool('closed'),
         atEpoch: f.int('atEpoch'),
-        allowList: f.array('allowList', (v, path) => {
-          const id = typeof v === 'string' ? parseId(v) : undefined;
-          return id ?? fail(path, `not a hex id: ${JSON.stringify(v)}`);
-        }),
+        allowList: f.idList('allowList'),
       };
     case 'teamUpdated':
       return {
@@ -168,10 +157,7 @@ function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent | BlockM
         teamUrl: f.optionalString('teamUrl'),
         avatarUrl: f.optionalString('avatarUrl'),
         closed: f.bool('closed'),
-        allowList: f.array('allowList', (v, path) => {
-          const id = typeof v === 'string' ? parseId(v) : undefined;
-          return id ?? fail(path, `not a hex id: ${JSON.stringify(v)}`);
-        }),
+        allowList: f.idList('allowList'),
       };
     case 'refereeJoinedTeam':
       return { kind, teamId: f.id('teamId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.int('atEpoch') };
@@ -282,7 +268,7 @@ function decodeEvent(raw: Record<string, unknown>, line: number): DecodedEvent {
   const typeName = knownType ?? (raw.type === undefined ? undefined : String(raw.type));
   if (key === undefined) return { id, height, line, body: { kind: 'skipped', type: typeName ?? 'BUS_EVENT_TYPE_UNSPECIFIED' } };
 
-  const expected = TYPE_OF_PAYLOAD[key];
+  const expected = (PAYLOAD_TYPES as Record<string, string | undefined>)[key];
   if (expected !== undefined && knownType !== undefined && knownType !== expected) {
     fail('type', `${typeName} does not match payload ${key}`);
   }

@@ -53,3 +53,22 @@ export interface DecodedEvent {
   /** timeUpdate timestamp, used as block time when a block has no beginBlock. */
   timeUpdate?: bigint;
 }
+
+/** Payload key → the BusEventType name of the event kinds this service reads (or writes, in demo). */
+export const PAYLOAD_TYPES = {
+  beginBlock: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+  endBlock: 'BUS_EVENT_TYPE_END_BLOCK',
+  timeUpdate: 'BUS_EVENT_TYPE_TIME_UPDATE',
+  epochEvent: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
+  referralSetCreated: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED',
+  refereeJoinedReferralSet: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
+  teamCreated: 'BUS_EVENT_TYPE_TEAM_CREATED',
+  teamUpdated: 'BUS_EVENT_TYPE_TEAM_UPDATED',
+  refereeJoinedTeam: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM',
+  refereeSwitchedTeam: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM',
+  teamsStatsUpdated: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
+  transfer: 'BUS_EVENT_TYPE_TRANSFER',
+  rewardPayout: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
+} as const;
+
+export type PayloadKey = keyof typeof PAYLOAD_TYPES;

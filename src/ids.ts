@@ -2,7 +2,7 @@
  * Vega ids: even-length hex, either case, compared and returned in lowercase. A few one-byte ids
  * have well-known names that are accepted on input and shown on output (contract §2).
  */
-const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
+export const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
   ['VOTE', '00'],
   ['network', '03'],
   ['XYZalpha', '04'],

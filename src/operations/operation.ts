@@ -1,4 +1,5 @@
 import type { Store } from '../db/store.js';
+import type { FieldSpec } from '../http/query.js';
 import type { ChainHead } from '../pagination/sql.js';
 
 /** What a route hands an operation: path parameters and the decoded query pairs. */
@@ -22,5 +23,7 @@ export interface Operation {
   /** vega.ErrorDetail code for failures of this operation. */
   errorCode: number;
   errorMessage: string;
+  /** The query fields the operation parses; the OpenAPI document's parameters come from it. */
+  fields?: Readonly<Record<string, FieldSpec>>;
   run(store: Store, input: OperationInput): Promise<OperationResult>;
 }

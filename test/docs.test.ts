@@ -1,0 +1,123 @@
+/**
+ * GET /docs in a real browser: headless Chromium (Debian's, at /usr/bin/chromium, driven by
+ * playwright-core; CI installs it) renders Swagger UI over the served document and shows the
+ * three operations, loading nothing from any other origin. A screenshot is written to a temp
+ * folder and copied to /tmp/epochview-docs.png for people to look at.
+ *
+ * The page does not depend on the data, so this runs on one store (the first of the run's).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import type { Store } from '../src/db/store.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PATHS = ['/api/v2/referral-sets', '/api/v2/teams/{teamId}/stats', '/api/v2/rewards/epoch/summaries'];
+const SCREENSHOT_COPY = '/tmp/epochview-docs.png';
+
+describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
+  let ts: TestStore;
+  let store: Store;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let dir: string;
+  before(async () => {
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    dir = mkdtempSync(join(tmpdir(), 'epochview-docs-'));
+    ts = await createTestStore(STORE_KINDS[0]!);
+    store = await ts.open();
+    server = await startServer(store);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    await ts?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the page is HTML and its assets are served locally', async () => {
+    const page = await get(`${server.url}/docs`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    for (const asset of ['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/init.js']) {
+      assert.ok(page.text.includes(asset), asset);
+      const res = await get(`${server.url}/${asset}`);
+      assert.equal(res.status, 200, asset);
+      assert.ok(res.text.length > 100, asset);
+    }
+    assert.ok(!/https?:\/\//.test(page.text), 'the page names no other origin');
+  });
+
+  test('shows the three operations, fetching nothing from elsewhere', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    const failures: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+    });
+    page.on('requestfailed', (r) => failures.push(`${r.url()}: ${r.failure()?.errorText}`));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    try {
+      const res = await page.goto(`${server.url}/docs`, { waitUntil: 'load' });
+      assert.equal(res?.status(), 200);
+      // Swagger UI renders one summary row per operation once the document has loaded.
+      await page.locator('.opblock-summary-path').nth(2).waitFor({ state: 'visible', timeout: 20_000 });
+      const shown = await page.locator('.opblock-summary-path').allInnerTexts();
+      const clean = shown.map((t) => t.replace(/\u200b/g, '').trim());
+      assert.deepEqual([...clean].sort(), [...PATHS].sort());
+      for (const path of PATHS) {
+        assert.ok(await page.locator(`.opblock-summary-path[data-path="${path}"]`).isVisible(), path);
+      }
+      const methods = await page.locator('.opblock-summary-method').allInnerTexts();
+      assert.deepEqual(methods, ['GET', 'GET', 'GET']);
+      assert.ok(await page.getByText('epochview', { exact: false }).first().isVisible());
+
+      // Open one operation: its parameters (both spellings) and responses render.
+      await page.locator('.opblock-summary-path[data-path="/api/v2/rewards/epoch/summaries"]').click();
+      await page.locator('.parameters .parameter__name').first().waitFor({ state: 'visible' });
+      const names = (await page.locator('.parameters .parameter__name').allInnerTexts()).map((t) => t.replace(/\s*\*?\s*$/, '').trim());
+      for (const name of ['pagination.newestFirst', 'pagination.newest_first', 'filter.assetIds', 'filter.asset_ids', 'filter.fromEpoch', 'filter.to_epoch']) {
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+      }
+      // Every parameter is a text or select field (a `format: byte` string would render as a file picker).
+      assert.equal(await page.locator('.parameters input[type=file]').count(), 0);
+      const statuses = await page.locator('.responses-table .response-col_status').allInnerTexts();
+      for (const s of ['200', '400', '404', '500', '501', '503']) assert.ok(statuses.some((t) => t.trim() === s), `${s} in ${statuses.join(',')}`);
+      await page.locator('.opblock-summary-path[data-path="/api/v2/rewards/epoch/summaries"]').click();
+
+      const shot = join(dir, 'docs.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      assert.ok(statSync(shot).size > 10_000);
+      copyFileSync(shot, SCREENSHOT_COPY);
+
+      assert.deepEqual(foreign, [], 'requests to other origins');
+      assert.deepEqual(failures, [], 'failed requests');
+      assert.deepEqual(errors, [], 'page errors');
+    } finally {
+      await context.close();
+    }
+  });
+});

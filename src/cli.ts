@@ -1,18 +1,16 @@
 #!/usr/bin/env node
 import { createWriteStream } from 'node:fs';
-import { OPERATIONS, openMigratedStore } from './app.js';
+import { openMigratedStore } from './app.js';
 import { readSettings, settingsHelp, UsageError, type SettingName } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';
-import type { Store } from './db/store.js';
-import { demoChain, writeDemoChain } from './demo/chain.js';
+import { writeDemoChain } from './demo/chain.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
-import { buildServer } from './http/server.js';
 import { IngestInputError } from './ingest/decode.js';
-import { ingestLines, readCheckpoint, type IngestOptions } from './ingest/ingest.js';
+import { readCheckpoint } from './ingest/ingest.js';
 import { readLines } from './ingest/read-lines.js';
-import { progressLine, summaryText } from './ingest/report.js';
-import { createLogger } from './log.js';
+import { ingestWithReport } from './ingest/report.js';
+import { serve, SERVE_SETTINGS } from './serve.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize'] as const satisfies readonly SettingName[];
 
@@ -27,67 +25,15 @@ interface Command {
 const out = (text: string) => process.stdout.write(text + '\n');
 const err = (text: string) => process.stderr.write(text + '\n');
 
-/** Ingests lines with progress on stderr and a summary at the end. */
-async function ingestWithReport(store: Store, lines: AsyncIterable<string>, opts: IngestOptions & { fraction?: () => number | undefined }) {
-  const tty = process.stderr.isTTY === true;
-  const summary = await ingestLines(store, lines, {
-    ...opts,
-    onProgress: (p) => {
-      const line = progressLine(p, opts.fraction?.(), tty);
-      if (tty) process.stderr.write(`\r${line}\x1b[K`);
-      else err(line);
-    },
-  });
-  if (tty) process.stderr.write('\r\x1b[K');
-  err(summaryText(summary));
-  return summary;
-}
-
-/** Splits the demo generator's chunks into lines. */
-async function* chunkLines(chunks: Iterable<string>): AsyncGenerator<string> {
-  for (const chunk of chunks) {
-    const lines = chunk.split('\n');
-    for (let i = 0; i < lines.length - 1; i++) yield lines[i]!;
-  }
-}
-
 const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'serve the HTTP API',
     usage: 'epochview serve [options]',
-    settings: ['port', 'host', ...STORE_SETTINGS, 'logLevel', 'demoOnEmpty', 'batchEvents'],
+    settings: SERVE_SETTINGS,
     async run(argv) {
-      const { settings } = readSettings(this.settings, argv);
-      const logger = createLogger(settings.logLevel);
-      const store = await openMigratedStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
-      logger.info({ store: store.location }, 'store ready');
-      const seedDemo = settings.demoOnEmpty ?? store.kind === 'pglite';
-      if (seedDemo && (await readCheckpoint(store)) === null) {
-        err('empty store: ingesting the small demo chain (seed 1)…');
-        await ingestWithReport(store, chunkLines(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents });
-      }
-      const app = await buildServer({ store, operations: OPERATIONS, logger });
-      const address = await app.listen({ port: settings.port!, host: settings.host! });
-      const base = address.replace('0.0.0.0', '127.0.0.1');
-      const sample = await sampleIds(store);
-      out(
-        [
-          `epochview serving ${store.location} on ${address}`,
-          'try:',
-          `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
-          `  curl '${base}/api/v2/teams/${sample.team ?? '<teamId>'}/stats?aggregationEpochs=5'`,
-          `  curl '${base}/api/v2/rewards/epoch/summaries?pagination.first=5'`,
-        ].join('\n'),
-      );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-      });
-      logger.info('shutting down');
-      await app.close();
-      await store.close();
-      return 0;
+      const { settings, positionals } = readSettings(this.settings, argv);
+      if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')}); a file to follow is given with --follow`);
+      return serve(settings, out);
     },
   },
   ingest: {
@@ -150,14 +96,6 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
-
-/** A team id from the store for the example requests. */
-async function sampleIds(store: Store): Promise<{ team?: string }> {
-  const rows = await store.query<{ team: string }>(
-    `SELECT encode(team_id, 'hex') AS team FROM team_epochs GROUP BY team_id ORDER BY count(*) DESC, team_id LIMIT 1`,
-  );
-  return rows[0] ? { team: rows[0].team } : {};
-}
 
 function help(): string {
   return [

@@ -19,8 +19,16 @@ export const SETTINGS = {
   host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
   demoOnEmpty: { flag: 'demo-on-empty', env: 'EPOCHVIEW_DEMO_ON_EMPTY', kind: 'bool', help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)' },
-  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '20000', help: 'ingest: events per transaction while catching up' },
+  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '20000', help: 'ingest, serve --follow: events per transaction while catching up' },
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
+  follow: { flag: 'follow', env: 'EPOCHVIEW_FOLLOW', kind: 'string', help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)' },
+  followPollMs: { flag: 'follow-poll-ms', env: 'EPOCHVIEW_FOLLOW_POLL_MS', kind: 'int', default: '500', help: 'serve --follow: how often to look for new lines, in ms' },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: '10000', help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
+  maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: '16384', help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
+  maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: '100', help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
+  rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: '0', help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
+  rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: '60000', help: 'serve: the rate limit window, in ms' },
+  shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

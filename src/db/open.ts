@@ -6,11 +6,13 @@ export interface StoreOptions {
   /** A PostgreSQL server; when absent, the embedded store in dataDir is used. */
   databaseUrl?: string | undefined;
   dataDir: string;
-  poolSize?: number;
+  poolSize?: number | undefined;
+  /** PostgreSQL server: cancel standalone statements after this many ms (0: never). */
+  statementTimeoutMs?: number | undefined;
 }
 
 /** The one place that decides which store a command talks to. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
-  if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize);
+  if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs);
   return PgliteStore.open(opts.dataDir);
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { maskDatabaseUrl, StoreUnavailableError, type Queryable, type SqlParam, type Store } from './store.js';
+import { maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
 function isConnectionError(err: unknown): boolean {
@@ -13,24 +13,59 @@ function isConnectionError(err: unknown): boolean {
 }
 
 function wrap(err: unknown): unknown {
-  return isConnectionError(err) ? new StoreUnavailableError(err) : err;
+  if (isConnectionError(err)) return new StoreUnavailableError(err);
+  // 57014 query_canceled: statement_timeout (or a cancel request).
+  if ((err as { code?: string })?.code === '57014') return new StoreTimeoutError(err);
+  return err;
 }
+
+/** Bounds on the prepared statements of a connection (see PostgresStore.query). */
+const MAX_PREPARED = 200;
+const MAX_PREPARED_LENGTH = 20_000;
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly location: string;
   private readonly pool: pg.Pool;
 
-  constructor(url: string, poolSize = 10) {
+  /**
+   * statementTimeoutMs bounds every standalone statement (the queries of requests): the server
+   * cancels it. Transactions (ingestion, migrations) are not bounded.
+   */
+  constructor(url: string, poolSize = 10, private readonly statementTimeoutMs = 0) {
     this.location = maskDatabaseUrl(url);
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
   }
 
+  /**
+   * Standalone statements with parameters (the requests' pages) run as named prepared
+   * statements: each connection parses and analyzes a statement text once instead of on every
+   * request, which is a good part of a small page's cost in the server. The texts are the
+   * operations' few shapes; past MAX_PREPARED distinct ones (or for a very long text) a
+   * statement runs unnamed, so the prepared statements per connection stay bounded.
+   */
+  private readonly statementNames = new Map<string, string>();
+
+  private statementName(sql: string): string | undefined {
+    let name = this.statementNames.get(sql);
+    if (name === undefined && sql.length <= MAX_PREPARED_LENGTH && this.statementNames.size < MAX_PREPARED) {
+      name = `ev${this.statementNames.size}`;
+      this.statementNames.set(sql, name);
+    }
+    return name;
+  }
+
   async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
     try {
-      const res = await this.pool.query(sql, params as unknown[]);
+      const name = params.length > 0 ? this.statementName(sql) : undefined;
+      const res = await this.pool.query(name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] });
       return res.rows as Row[];
     } catch (err) {
       throw wrap(err);
@@ -60,6 +95,7 @@ export class PostgresStore implements Store {
     let broken = false;
     try {
       await client.query('BEGIN');
+      if (this.statementTimeoutMs > 0) await client.query('SET LOCAL statement_timeout = 0');
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;

@@ -31,6 +31,14 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** A statement was cancelled by the server's statement_timeout; the HTTP layer maps this to 504. */
+export class StoreTimeoutError extends Error {
+  constructor(cause: unknown) {
+    super(`statement cancelled: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreTimeoutError';
+  }
+}
+
 /** Replaces the password of a connection URL with "***" so it can be logged. */
 export function maskDatabaseUrl(url: string): string {
   try {

@@ -27,7 +27,9 @@ export class ApiError extends Error {
 
 // gRPC status codes used by the gateway.
 const INVALID_ARGUMENT = 3;
+const DEADLINE_EXCEEDED = 4;
 const NOT_FOUND = 5;
+const RESOURCE_EXHAUSTED = 8;
 const UNIMPLEMENTED = 12;
 const INTERNAL = 13;
 const UNAVAILABLE = 14;
@@ -54,6 +56,16 @@ export const invalidPagination = (reason: string) =>
 /** An invalid argument reported by an operation, with its detail code, message and inner text. */
 export const invalidArgument = (code: number, message: string, inner = '') =>
   new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(code, message, inner)]);
+
+/** The service's own limits (see src/http/limits.ts). */
+export const urlTooLong = (length: number, limit: number) =>
+  new ApiError(400, INVALID_ARGUMENT, `request URL too long: ${length} bytes, the limit is ${limit}`);
+export const tooManyValues = (field: string, count: number, limit: number) =>
+  new ApiError(400, INVALID_ARGUMENT, `too many values for field "${field}": ${count}, the limit is ${limit}`);
+export const deadlineExceeded = (ms: number) =>
+  new ApiError(504, DEADLINE_EXCEEDED, `Deadline exceeded error: no answer within ${ms} ms`);
+export const rateLimited = (max: number, windowMs: number, retrySeconds: number) =>
+  new ApiError(429, RESOURCE_EXHAUSTED, `Resource exhausted error: more than ${max} requests in ${windowMs} ms from this client, retry in ${retrySeconds} s`);
 
 export const notFound = () => new ApiError(404, NOT_FOUND, 'Not Found');
 export const methodNotAllowed = () => new ApiError(501, UNIMPLEMENTED, 'Method Not Allowed');

@@ -1,10 +1,15 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { StoreUnavailableError, type Store } from '../db/store.js';
+import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
+import { Metrics } from '../metrics.js';
 import type { Operation } from '../operations/operation.js';
-import { ApiError, internalError, methodNotAllowed, notFound, parseError, unavailable } from './errors.js';
+import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from './errors.js';
+import { registerHealth } from './health.js';
+import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits } from './limits.js';
+import { registerMetrics } from './metrics.js';
+import { registerDocs } from './docs.js';
 import { goJson } from './json.js';
 import { queryPairs } from './query.js';
 
@@ -12,6 +17,23 @@ export interface ServerOptions {
   store: Store;
   operations: readonly Operation[];
   logger: Logger;
+  /** Request limits; the settings' defaults when absent. */
+  limits?: Partial<Limits>;
+  /** Where requests, store calls (and, from the caller, ingestion) are counted; a new registry when absent. */
+  metrics?: Metrics;
+}
+
+/** URLs are logged up to this many characters (a rejected long URL stays one readable line). */
+const LOGGED_URL_LENGTH = 2048;
+
+/** Routes whose requests are logged at debug level: probes and scrapes come every few seconds. */
+const QUIET_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
+
+/** The operation label of a request for logs and metrics: the API operation or probe, else the route. */
+function operationOf(request: FastifyRequest): string {
+  const options = request.routeOptions as FastifyRequest['routeOptions'] | undefined;
+  const config = options?.config as { operation?: string } | undefined;
+  return config?.operation ?? options?.url ?? 'unmatched';
 }
 
 /** Matches a request path against an operation's route, for telling 501 from 404. */
@@ -31,11 +53,28 @@ function sendError(reply: FastifyReply, err: ApiError, pretty = false): FastifyR
 
 /** The HTTP face of the service: the operations' routes and the contract's error bodies. */
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const metrics = opts.metrics ?? new Metrics();
+  const store = metrics.instrumentStore(opts.store);
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
+    http: { maxHeaderSize: maxHeaderSize(limits) },
+    // While closing (SIGTERM), requests still arriving on open connections are answered as usual
+    // (with Connection: close) rather than with Fastify's own 503 body.
+    return503OnClosing: false,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
+    // Errors the router raises before any route runs keep the contract's body shape too.
+    frameworkErrors: (err, request, reply) => {
+      const url = request.raw.url ?? '';
+      const answer = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? urlTooLong(Buffer.byteLength(url), limits.maxUrlLength) : parseError('invalid URL escape in the path');
+      // No route, so no onResponse hook: log and count here.
+      reply.raw.once('finish', () => record(request, reply));
+      return sendError(reply, answer);
+    },
     routerOptions: {
+      // A path parameter (a team id) may be as long as the URL may be; the operation judges it.
+      maxParamLength: limits.maxUrlLength,
       // We parse query strings ourselves, with the gateway's rules.
       querystringParser: () => ({}),
       // Paths are matched exactly: no trailing-slash or case folding (contract §1).
@@ -45,6 +84,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
   await app.register(compress, { global: true, encodings: ['gzip', 'deflate'] });
+  await registerRateLimit(app, limits);
+
+  // Before routing work: a URL over the limit is a 400 whatever its route.
+  app.addHook('onRequest', async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+    try {
+      checkUrlLength(request.raw.url ?? '', limits);
+    } catch (err) {
+      return sendError(reply, err as ApiError);
+    }
+  });
 
   // Bodies are never read; accept any so that a POST reaches the 501 answer.
   app.removeAllContentTypeParsers();
@@ -53,7 +103,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const patterns = opts.operations.map((op) => routePattern(op.path));
 
   for (const op of opts.operations) {
-    app.get(op.path, async (request, reply) => {
+    app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
       const url = request.raw.url ?? '';
       const q = url.indexOf('?');
       const rawQuery = q >= 0 ? url.slice(q + 1) : '';
@@ -61,20 +111,32 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       try {
         const query = queryPairs(rawQuery);
         pretty = query.some(([k]) => k === 'pretty');
-        const result = await op.run(opts.store, { path: request.params as Record<string, string>, query });
+        checkRepeatedValues(query, op.fields, limits);
+        const result = await withDeadline(op.run(store, { path: request.params as Record<string, string>, query }), limits.requestTimeoutMs);
         if (result.head) reply.header('x-block-height', result.head.height).header('x-block-timestamp', result.head.time);
         return send(reply, 200, result.body, pretty);
       } catch (err) {
-        if (err instanceof ApiError) return sendError(reply, err, pretty);
+        if (err instanceof ApiError) {
+          if (err.status === 504) request.log.warn({ operation: op.name, timeoutMs: limits.requestTimeoutMs }, 'request timeout');
+          return sendError(reply, err, pretty);
+        }
         if (err instanceof StoreUnavailableError) {
           request.log.warn({ err: err.message, operation: op.name }, 'store unavailable');
           return sendError(reply, unavailable(), pretty);
+        }
+        if (err instanceof StoreTimeoutError) {
+          request.log.warn({ err: err.message, operation: op.name }, 'statement timeout');
+          return sendError(reply, deadlineExceeded(limits.requestTimeoutMs), pretty);
         }
         request.log.error({ err, operation: op.name }, 'operation failed');
         return sendError(reply, internalError(op.errorCode, op.errorMessage), pretty);
       }
     });
   }
+
+  registerDocs(app, opts.operations);
+  registerHealth(app, store, limits.requestTimeoutMs);
+  registerMetrics(app, metrics);
 
   app.setNotFoundHandler((request, reply) => {
     const path = (request.raw.url ?? '').split('?')[0]!;
@@ -83,6 +145,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, request, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
     // Fastify's own client errors (a malformed URL, say) keep the contract's body shape.
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, parseError(err.message ?? 'bad request'));
@@ -91,11 +154,31 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return sendError(reply, internalError(0, 'internal error'));
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, route: request.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
-      'request',
-    );
+  // Once closing (SIGTERM), no keep-alive connection may hold the shutdown until its keep-alive
+  // timeout: answers from then on close their connection, and connections that go idle later
+  // (an answer already on its way when closing began) are closed as they do.
+  let closing = false;
+  let reaper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    closing = true;
+    reaper = setInterval(() => app.server.closeIdleConnections(), 50).unref();
   });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onClose', async () => clearInterval(reaper));
+
+  // One log line and one metrics observation per request.
+  app.addHook('onResponse', async (request, reply) => record(request, reply));
   return app;
+
+  function record(request: FastifyRequest, reply: FastifyReply): void {
+    const operation = operationOf(request);
+    const ms = Number.isFinite(reply.elapsedTime) ? reply.elapsedTime : 0;
+    metrics.observeRequest(operation, reply.statusCode, ms / 1000);
+    const url = request.url.length > LOGGED_URL_LENGTH ? `${request.url.slice(0, LOGGED_URL_LENGTH)}…` : request.url;
+    const line = { operation, method: request.method, url, route: (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url ?? null, status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+    if (QUIET_OPERATIONS.has(operation)) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
+  }
 }

@@ -1,4 +1,5 @@
-import type { IngestProgress, IngestSummary } from './ingest.js';
+import type { Store } from '../db/store.js';
+import { ingestLines, type IngestOptions, type IngestProgress, type IngestSummary } from './ingest.js';
 
 /** Progress and summary lines for a human watching an ingest on stderr. */
 export function progressLine(p: IngestProgress, fraction: number | undefined, tty: boolean): string {
@@ -25,4 +26,27 @@ export function summaryText(s: IngestSummary): string {
   ];
   if (s.incomplete) lines.push(`warning: block ${s.incomplete.height} (line ${s.incomplete.line}) has no endBlock; not applied`);
   return lines.join('\n');
+}
+
+/**
+ * Ingests lines with progress on stderr (a bar on a terminal, lines otherwise) and a summary at
+ * the end: the `ingest` command, and the demo seeding of `serve`.
+ */
+export async function ingestWithReport(
+  store: Store,
+  lines: AsyncIterable<string>,
+  opts: IngestOptions & { fraction?: () => number | undefined },
+): Promise<IngestSummary> {
+  const tty = process.stderr.isTTY === true;
+  const summary = await ingestLines(store, lines, {
+    ...opts,
+    onProgress: (p) => {
+      const line = progressLine(p, opts.fraction?.(), tty);
+      if (tty) process.stderr.write(`\r${line}\x1b[K`);
+      else process.stderr.write(line + '\n');
+    },
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  process.stderr.write(summaryText(summary) + '\n');
+  return summary;
 }

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { OPERATIONS } from '../../src/app.js';
 import type { Store } from '../../src/db/store.js';
-import { buildServer } from '../../src/http/server.js';
+import { buildServer, type ServerOptions } from '../../src/http/server.js';
 
-/** A real HTTP server on a free loopback port, over the given store. */
-export async function startServer(store: Store): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
-  const app = await buildServer({ store, operations: OPERATIONS, logger: pino({ level: 'silent' }) });
+/** A real HTTP server on a free loopback port, over the given store (limits and metrics optional). */
+export async function startServer(
+  store: Store,
+  opts: Pick<ServerOptions, 'limits' | 'metrics'> = {},
+): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
+  const app = await buildServer({ store, operations: OPERATIONS, logger: pino({ level: 'silent' }), ...opts });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, app, close: () => app.close() };
 }

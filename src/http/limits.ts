@@ -1,0 +1,92 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { SETTINGS } from '../config.js';
+import type { FieldSpec } from './query.js';
+import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from './errors.js';
+
+/**
+ * What one request may cost: URL size, values per repeated parameter, time, and (optionally)
+ * requests per client IP. Every limit answers with the contract's error body.
+ */
+export interface Limits {
+  /** Longest request URL (path and query), in bytes. */
+  maxUrlLength: number;
+  /** Most values of one repeated query parameter. */
+  maxFilterValues: number;
+  /** Answer 504 after this many ms; 0: no limit. */
+  requestTimeoutMs: number;
+  /** API requests per client IP per window; 0: no rate limit. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+}
+
+/** The defaults of the settings table. */
+export const DEFAULT_LIMITS: Limits = {
+  maxUrlLength: Number(SETTINGS.maxUrlLength.default),
+  maxFilterValues: Number(SETTINGS.maxFilterValues.default),
+  requestTimeoutMs: Number(SETTINGS.requestTimeoutMs.default),
+  rateLimitMax: Number(SETTINGS.rateLimitMax.default),
+  rateLimitWindowMs: Number(SETTINGS.rateLimitWindowMs.default),
+};
+
+/** Node's limit on the request head must leave room for the longest URL we accept. */
+export function maxHeaderSize(limits: Limits): number {
+  return Math.max(16 * 1024, limits.maxUrlLength + 16 * 1024);
+}
+
+export function checkUrlLength(url: string, limits: Limits): void {
+  const length = Buffer.byteLength(url);
+  if (length > limits.maxUrlLength) throw urlTooLong(length, limits.maxUrlLength);
+}
+
+/**
+ * Counts the values of each repeated field (both spellings of its key add up, as in parsing).
+ * Without the operation's field list, every query key counts as a field of its own.
+ */
+export function checkRepeatedValues(pairs: readonly [string, string][], fields: Readonly<Record<string, FieldSpec>> | undefined, limits: Limits): void {
+  const fieldOf = new Map<string, string>();
+  for (const spec of Object.values(fields ?? {})) {
+    if (spec.repeated) for (const key of spec.keys) fieldOf.set(key, spec.keys[0]!);
+  }
+  const counts = new Map<string, number>();
+  for (const [key] of pairs) {
+    const field = fields ? fieldOf.get(key) : key;
+    if (field === undefined) continue;
+    const n = (counts.get(field) ?? 0) + 1;
+    if (n > limits.maxFilterValues) {
+      throw tooManyValues(field, pairs.filter(([k]) => (fields ? fieldOf.get(k) : k) === field).length, limits.maxFilterValues);
+    }
+    counts.set(field, n);
+  }
+}
+
+/**
+ * Settles like `work`, or rejects with the 504 DEADLINE_EXCEEDED error after `ms` (0: never).
+ * The work is not stopped (a PostgreSQL server cancels its statement by statement_timeout);
+ * its late result or failure is dropped.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  if (ms <= 0) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(deadlineExceeded(ms)), ms);
+  });
+  work.catch(() => {});
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Per-client-IP rate limiting, when limits.rateLimitMax > 0: one count per client across the
+ * routes whose config has `rateLimited: true` (the API operations); health, metrics and docs
+ * are exempt and do not count.
+ */
+export async function registerRateLimit(app: FastifyInstance, limits: Limits): Promise<void> {
+  if (limits.rateLimitMax <= 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: limits.rateLimitMax,
+    timeWindow: limits.rateLimitWindowMs,
+    allowList: (request) => (request.routeOptions.config as { rateLimited?: boolean } | undefined)?.rateLimited !== true,
+    errorResponseBuilder: (_request, ctx) => rateLimited(ctx.max, limits.rateLimitWindowMs, Math.ceil(ctx.ttl / 1000)),
+  });
+}

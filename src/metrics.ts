@@ -1,0 +1,93 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from './db/store.js';
+import { timedStore } from './db/timed-store.js';
+import type { AppliedBatch } from './ingest/ingest.js';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The service's Prometheus metrics, in a registry of their own (not prom-client's global one),
+ * so that several servers in one process (tests) keep separate counts. One instance per process
+ * in production: the HTTP layer, the store wrapper and the ingestion path all feed it.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'epochview_http_requests_total',
+    help: 'HTTP requests answered, by operation and status',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'epochview_http_request_duration_seconds',
+    help: 'Time from receiving a request to the end of its answer, by operation and status',
+    labelNames: ['operation', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly storeDuration = new Histogram({
+    name: 'epochview_store_query_duration_seconds',
+    help: 'Store calls: standalone queries and whole transactions, by kind and outcome (ok, error, unavailable)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly ingestEvents = new Counter({
+    name: 'epochview_ingest_events_total',
+    help: 'Bus events applied, by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ingestSkipped = new Counter({
+    name: 'epochview_ingest_skipped_events_total',
+    help: 'Bus events of types this service does not read, by type',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ingestBlocks = new Counter({
+    name: 'epochview_ingest_blocks_total',
+    help: 'Blocks applied',
+    registers: [this.registry],
+  });
+
+  readonly ingestHeight = new Gauge({
+    name: 'epochview_ingest_last_height',
+    help: 'Height of the last block applied (the checkpoint)',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Process metrics under their usual names (process_*, nodejs_*), as dashboards expect them.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The store with every query and transaction timed into storeDuration. */
+  instrumentStore(store: Store): Store {
+    return timedStore(store, (kind, seconds, outcome) => this.storeDuration.observe({ kind, outcome }, seconds));
+  }
+
+  /** Feeds the ingest counters; pass as IngestOptions.onApplied. */
+  readonly onApplied = (batch: AppliedBatch): void => {
+    for (const [kind, n] of batch.applied) this.ingestEvents.inc({ kind }, n);
+    for (const [type, n] of batch.skipped) this.ingestSkipped.inc({ type }, n);
+    this.ingestBlocks.inc(batch.blocks);
+    this.ingestHeight.set(Number(batch.lastHeight));
+  };
+
+  /** Sets the height gauge from the checkpoint found at start. */
+  setHeight(height: bigint | null): void {
+    if (height !== null) this.ingestHeight.set(Number(height));
+  }
+
+  observeRequest(operation: string, status: number, seconds: number): void {
+    const labels = { operation, status: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+}

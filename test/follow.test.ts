@@ -1,0 +1,122 @@
+/** `epochview serve --follow FILE`: ingesting a growing file while answering, on both stores. */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import { blockLines, hex, refereeJoined, setCreated } from './helpers/events.js';
+import { eventually, sample, startServe } from './helpers/serve.js';
+import { get } from './helpers/server.js';
+import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-follow-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const BASE = 100;
+const id = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
+
+/** Block `height`: two referral sets, each joined by one referee (4 events), so every whole block leaves every set at 2 members. */
+function block(height: number): string {
+  const payloads = [1, 2].flatMap((n) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')]);
+  return blockLines(height, payloads).join('\n') + '\n';
+}
+
+interface View {
+  height: number | null;
+  sets: { id: string; totalMembers: string }[];
+}
+
+async function view(url: string): Promise<View> {
+  const res = await get(`${url}/api/v2/referral-sets?pagination.first=1000`);
+  assert.equal(res.status, 200, res.text);
+  const h = res.headers.get('x-block-height');
+  return { height: h === null ? null : Number(h), sets: (res.body as any).referralSets.edges.map((e: any) => e.node) };
+}
+
+/** What the API shows must always be whole blocks: 2 sets per block since BASE, each with 2 members. */
+function assertWholeBlocks(v: View): void {
+  const blocks = v.height === null ? 0 : v.height - BASE + 1;
+  assert.equal(v.sets.length, 2 * blocks, `height ${v.height}: ${v.sets.length} sets`);
+  for (const s of v.sets) assert.equal(s.totalMembers, '2', `set ${s.id} at height ${v.height}`);
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`serve --follow on ${kind}`, () => {
+    test('a growing file is ingested while serving: whole blocks only, headers advance, metrics count', { timeout: 180_000 }, async () => {
+      const ts = await createTestStore(kind);
+      const file = join(tmp, `chain-${kind}.ndjson`);
+      // The file does not exist yet when serving starts; PGlite is not seeded with the demo when following.
+      const serve = await startServe([...ts.args, '--follow', file, '--log-level', 'warn'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
+      try {
+        assert.match(serve.stdout(), new RegExp(`following ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        assert.deepEqual(await view(serve.url), { height: null, sets: [] });
+        assert.equal((await get(`${serve.url}/readyz`)).status, 200);
+
+        writeFileSync(file, block(BASE) + block(BASE + 1));
+        await eventually('blocks 100-101', async () => (await view(serve.url)).height === BASE + 1);
+        assertWholeBlocks(await view(serve.url));
+
+        // A block written in pieces, its last line without its newline: not applied until complete.
+        const next = block(BASE + 2);
+        const cut = next.length - 20;
+        appendFileSync(file, next.slice(0, cut));
+        await sleep(500);
+        let v = await view(serve.url);
+        assert.equal(v.height, BASE + 1, 'an incomplete block is not applied');
+        assertWholeBlocks(v);
+        appendFileSync(file, next.slice(cut));
+        await eventually('block 102', async () => (await view(serve.url)).height === BASE + 2);
+        const ready = (await get(`${serve.url}/readyz`)).body as Record<string, unknown>;
+        assert.equal(ready.blockHeight, String(BASE + 2));
+        assert.match(String(ready.blockTime), /^\d{19}$/);
+
+        // Many blocks appended in odd-sized pieces while requests run: every answer shows whole blocks.
+        const more = Array.from({ length: 40 }, (_, i) => block(BASE + 3 + i)).join('');
+        let seen = 0;
+        const heights = new Set<number>();
+        const reader = (async () => {
+          for (;;) {
+            const w = await view(serve.url);
+            assertWholeBlocks(w);
+            heights.add(w.height!);
+            seen++;
+            if (w.height === BASE + 42) return;
+          }
+        })();
+        for (let at = 0; at < more.length; at += 997) {
+          appendFileSync(file, more.slice(at, at + 997));
+          await sleep(10);
+        }
+        await reader;
+        assert.ok(seen > 1 && heights.size > 1, `reads during ingestion: ${seen}, heights seen: ${heights.size}`);
+
+        const metrics = (await get(`${serve.url}/metrics`)).text;
+        assert.equal(sample(metrics, 'epochview_ingest_events_total{kind="referralSetCreated"}'), 2 * 43);
+        assert.equal(sample(metrics, 'epochview_ingest_events_total{kind="refereeJoinedReferralSet"}'), 2 * 43);
+        assert.equal(sample(metrics, 'epochview_ingest_blocks_total'), 43);
+        assert.equal(sample(metrics, 'epochview_ingest_last_height'), BASE + 42);
+        assert.ok(sample(metrics, 'epochview_store_query_duration_seconds_count{kind="transaction",outcome="ok"}')! >= 3);
+
+        // The file truncated and written again: read again from the start, applied blocks skipped.
+        writeFileSync(file, block(BASE) + block(BASE + 1));
+        await eventually('the truncation log line', () => serve.logs().some((l) => l.msg === 'follow: the file was replaced or truncated; reading it again from the start'));
+        appendFileSync(file, Array.from({ length: 42 }, (_, i) => block(BASE + 2 + i)).join(''));
+        await eventually('block 143 after the file was replaced', async () => (await view(serve.url)).height === BASE + 43);
+        assertWholeBlocks(await view(serve.url));
+
+        // Bad input stops following, with a log line naming the line; the API goes on answering.
+        appendFileSync(file, '{"id":"200-0","type":"BUS_EVENT_TYPE_REFERRAL_SET_CREATED","referralSetCreated":{"setId":"zz"}}\n' + block(BASE + 44));
+        await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
+        const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
+        assert.match(String(bad.err), /line 265\b/);
+        assert.equal(bad.level, 50);
+        assert.equal((await view(serve.url)).height, BASE + 43);
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+  });
+}

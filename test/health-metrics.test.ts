@@ -1,0 +1,107 @@
+/** /healthz, /readyz and /metrics through HTTP on both stores. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Store } from '../src/db/store.js';
+import { Metrics } from '../src/metrics.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
+import { sample } from './helpers/serve.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+
+for (const kind of STORE_KINDS) {
+  describe(`health and metrics on ${kind}`, () => {
+    let ts: TestStore;
+    let store: Store;
+    let server: Awaited<ReturnType<typeof startServer>>;
+    before(async () => {
+      ts = await createTestStore(kind);
+      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+      store = await ts.open();
+      server = await startServer(store);
+    });
+    after(async () => {
+      await server?.close();
+      await store?.close();
+      await ts?.drop();
+    });
+
+    test('/healthz is 200 {"status":"ok"} and /readyz carries the last block', async () => {
+      const health = await get(`${server.url}/healthz`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(health.body, { status: 'ok' });
+      const ready = await get(`${server.url}/readyz`);
+      assert.equal(ready.status, 200);
+      assert.deepEqual(ready.body, { status: 'ready', store: kind, blockHeight: '5121', blockTime: '1709252110000000000' });
+      assert.equal(ready.headers.get('cache-control'), 'no-store');
+    });
+
+    test('/readyz on an empty store is ready, without a block', async () => {
+      const empty = await createTestStore(kind);
+      const s = await empty.open();
+      const srv = await startServer(s);
+      try {
+        const ready = await get(`${srv.url}/readyz`);
+        assert.equal(ready.status, 200);
+        assert.deepEqual(ready.body, { status: 'ready', store: kind, blockHeight: null, blockTime: null });
+      } finally {
+        await srv.close();
+        await s.close();
+        await empty.drop();
+      }
+    });
+
+    test('/readyz is 503 with the contract body when the store fails', async () => {
+      const broken = await createTestStore(kind);
+      const s = await broken.open();
+      const srv = await startServer(s);
+      try {
+        await s.close(); // every query fails from here on
+        const ready = await get(`${srv.url}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal(ready.text, '{"code":14,"message":"Unavailable error","details":[]}');
+        assert.equal((await get(`${srv.url}/healthz`)).status, 200, 'liveness does not depend on the store');
+      } finally {
+        await srv.close();
+        await broken.drop();
+      }
+    });
+
+    test('/metrics: requests and latency per operation and status, store calls, process metrics', async () => {
+      const metrics = new Metrics();
+      const srv = await startServer(store, { metrics });
+      const other = await startServer(store); // its own registry: counts nothing of srv's
+      try {
+        for (let i = 0; i < 3; i++) assert.equal((await get(`${srv.url}/api/v2/referral-sets?pagination.first=2`)).status, 200);
+        assert.equal((await get(`${srv.url}/api/v2/referral-sets?pagination.first=x`)).status, 400);
+        assert.equal((await get(`${srv.url}/api/v2/rewards/epoch/summaries`)).status, 200);
+        assert.equal((await get(`${srv.url}/nope`)).status, 404);
+        assert.equal((await get(`${srv.url}/readyz`)).status, 200);
+
+        const res = await get(`${srv.url}/metrics`);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
+        const text = res.text;
+        assert.equal(sample(text, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}'), 3);
+        assert.equal(sample(text, 'epochview_http_requests_total{operation="ListReferralSets",status="400"}'), 1);
+        assert.equal(sample(text, 'epochview_http_requests_total{operation="ListEpochRewardSummaries",status="200"}'), 1);
+        assert.equal(sample(text, 'epochview_http_requests_total{operation="unmatched",status="404"}'), 1);
+        assert.equal(sample(text, 'epochview_http_requests_total{operation="readyz",status="200"}'), 1);
+        assert.equal(sample(text, 'epochview_http_request_duration_seconds_count{operation="ListReferralSets",status="200"}'), 3);
+        assert.equal(sample(text, 'epochview_http_request_duration_seconds_bucket{le="+Inf",operation="ListReferralSets",status="200"}'), 3);
+        assert.ok(sample(text, 'epochview_http_request_duration_seconds_sum{operation="ListReferralSets",status="200"}')! > 0);
+        // One statement per page (3 + 1) and one for /readyz; the 400 never reached the store.
+        assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 5);
+        // Process metrics under their usual names.
+        assert.ok(sample(text, 'process_cpu_user_seconds_total')! > 0);
+        assert.ok(sample(text, 'nodejs_heap_size_total_bytes')! > 0);
+        assert.match(text, /^# TYPE epochview_ingest_events_total counter$/m);
+
+        const otherText = (await get(`${other.url}/metrics`)).text;
+        assert.equal(sample(otherText, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}'), undefined);
+      } finally {
+        await srv.close();
+        await other.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,251 @@
+/** Request limits through HTTP: URL length, repeated values, request timeout, rate limit. */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { openStore } from '../src/db/open.js';
+import type { SqlParam, Store } from '../src/db/store.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
+import { startServe } from './helpers/serve.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+
+const SETS = '/api/v2/referral-sets';
+const SUMMARIES = '/api/v2/rewards/epoch/summaries';
+
+/** A URL of exactly `bytes` bytes (path and query) on the referral sets route. */
+function urlOfLength(bytes: number): string {
+  const prefix = `${SETS}?pad=`;
+  return prefix + 'x'.repeat(bytes - prefix.length);
+}
+
+const repeated = (key: string, n: number) => Array.from({ length: n }, (_, i) => `${key}=${(i + 1).toString(16).padStart(2, '0')}`).join('&');
+
+/** A store whose queries start only after `ms`. */
+function slowStore(store: Store, ms: number): Store {
+  return Object.create(store, {
+    query: {
+      value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
+        await sleep(ms);
+        return store.query<Row>(sql, params);
+      },
+    },
+  }) as Store;
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`limits on ${kind}`, () => {
+    let ts: TestStore;
+    let store: Store;
+    before(async () => {
+      ts = await createTestStore(kind);
+      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+      store = await ts.open();
+    });
+    after(async () => {
+      await store?.close();
+      await ts?.drop();
+    });
+
+    test('URL length: at the limit is answered, one byte more is a 400 with code 3, on any route', async () => {
+      const srv = await startServer(store, { limits: { maxUrlLength: 200 } });
+      try {
+        assert.equal((await get(srv.url + urlOfLength(200))).status, 200);
+        const over = await get(srv.url + urlOfLength(201));
+        assert.equal(over.status, 400);
+        assert.equal(over.text, '{"code":3,"message":"request URL too long: 201 bytes, the limit is 200","details":[]}');
+        const unknown = await get(`${srv.url}/nope?${'y'.repeat(300)}`);
+        assert.equal(unknown.status, 400);
+        assert.equal(unknown.text, '{"code":3,"message":"request URL too long: 306 bytes, the limit is 200","details":[]}');
+        // A long path parameter reaches the operation (which judges the id) up to the URL limit…
+        const longId = await get(`${srv.url}/api/v2/teams/${'z'.repeat(150)}/stats`);
+        assert.equal(longId.status, 400);
+        assert.equal((longId.body as any).details[0].message, 'failed to list team referees');
+        // …beyond it the router's own error keeps the contract's body, as does a bad path escape.
+        const longPath = await get(`${srv.url}/api/v2/teams/${'z'.repeat(300)}/stats`);
+        assert.equal(longPath.status, 400);
+        assert.equal(longPath.text, '{"code":3,"message":"request URL too long: 320 bytes, the limit is 200","details":[]}');
+        const badEscape = await get(`${srv.url}/api/v2/teams/%zz/stats`);
+        assert.equal(badEscape.status, 400);
+        assert.equal(badEscape.text, '{"code":3,"message":"invalid URL escape in the path","details":[]}');
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('URL length: the default (16384) and a larger limit are ours to enforce, not Node\'s header limit', async () => {
+      const byDefault = await startServer(store);
+      const large = await startServer(store, { limits: { maxUrlLength: 40_000 } });
+      try {
+        assert.equal((await get(byDefault.url + urlOfLength(16_384))).status, 200);
+        const over = await get(byDefault.url + urlOfLength(16_385));
+        assert.equal(over.status, 400);
+        assert.equal(over.text, '{"code":3,"message":"request URL too long: 16385 bytes, the limit is 16384","details":[]}');
+        assert.equal((await get(large.url + urlOfLength(40_000))).status, 200);
+        assert.equal((await get(large.url + urlOfLength(40_001))).status, 400);
+      } finally {
+        await byDefault.close();
+        await large.close();
+      }
+    });
+
+    test('repeated filter values: up to the limit per field, both spellings counted together', async () => {
+      const srv = await startServer(store, { limits: { maxFilterValues: 3 } });
+      try {
+        const ok = await get(`${srv.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}&${repeated('filter.marketIds', 3)}`);
+        assert.equal(ok.status, 200, ok.text);
+        const over = await get(`${srv.url}${SUMMARIES}?${repeated('filter.assetIds', 4)}`);
+        assert.equal(over.status, 400);
+        assert.equal(over.text, '{"code":3,"message":"too many values for field \\"filter.assetIds\\": 4, the limit is 3","details":[]}');
+        const mixed = await get(`${srv.url}${SUMMARIES}?${repeated('filter.market_ids', 2)}&${repeated('filter.marketIds', 2)}`);
+        assert.equal(mixed.status, 400);
+        assert.equal(mixed.text, '{"code":3,"message":"too many values for field \\"filter.marketIds\\": 4, the limit is 3","details":[]}');
+        // Singular fields keep their own rule (given twice is a parse error) whatever the limit.
+        const twice = await get(`${srv.url}${SETS}?referrer=aa&referrer=bb`);
+        assert.equal(twice.text, '{"code":3,"message":"too many values for field \\"referrer\\": aa, bb","details":[]}');
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('request timeout: 504 with code 4 when the store is slower than the limit; /readyz 503', async () => {
+      const srv = await startServer(slowStore(store, 3000), { limits: { requestTimeoutMs: 300 } });
+      try {
+        const started = Date.now();
+        const res = await get(`${srv.url}${SETS}`);
+        const took = Date.now() - started;
+        assert.equal(res.status, 504);
+        assert.equal(res.text, '{"code":4,"message":"Deadline exceeded error: no answer within 300 ms","details":[]}');
+        assert.ok(took >= 290 && took < 2500, `answered after ${took} ms`);
+        const ready = await get(`${srv.url}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal(ready.text, '{"code":14,"message":"Unavailable error","details":[]}');
+      } finally {
+        await srv.close();
+      }
+      // Without the delay the same limit is no problem.
+      const fast = await startServer(store, { limits: { requestTimeoutMs: 300 } });
+      try {
+        assert.equal((await get(`${fast.url}${SETS}`)).status, 200);
+      } finally {
+        await fast.close();
+      }
+    });
+
+    test('rate limit: off by default; when on, 429 with code 8 past max per client IP, probes exempt', async () => {
+      const unlimited = await startServer(store);
+      try {
+        for (let i = 0; i < 30; i++) assert.equal((await get(`${unlimited.url}${SETS}?pagination.first=1`)).status, 200);
+      } finally {
+        await unlimited.close();
+      }
+      const srv = await startServer(store, { limits: { rateLimitMax: 3, rateLimitWindowMs: 60_000 } });
+      try {
+        for (let i = 0; i < 3; i++) {
+          const res = await get(`${srv.url}${SETS}?pagination.first=1`);
+          assert.equal(res.status, 200);
+          assert.equal(res.headers.get('x-ratelimit-limit'), '3');
+          assert.equal(res.headers.get('x-ratelimit-remaining'), String(2 - i));
+        }
+        const limited = await get(`${srv.url}${SUMMARIES}`);
+        assert.equal(limited.status, 429);
+        const retry = limited.headers.get('retry-after');
+        assert.ok(retry === '59' || retry === '60', `retry-after ${retry}`);
+        assert.equal(limited.text, `{"code":8,"message":"Resource exhausted error: more than 3 requests in 60000 ms from this client, retry in ${retry} s","details":[]}`);
+        for (const probe of ['/healthz', '/readyz', '/metrics']) assert.equal((await get(srv.url + probe)).status, 200, probe);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('the CLI takes every limit as a flag and as an environment variable', { timeout: 120_000 }, async () => {
+      // A store of its own: a PGlite folder is never opened by two processes at once.
+      const own = await createTestStore(kind);
+      const serve = await startServe(
+        [...own.args, '--demo-on-empty', 'false', '--max-url-length', '300', '--rate-limit-max', '4', '--log-level', 'warn'],
+        { EPOCHVIEW_MAX_FILTER_VALUES: '2', EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000', EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000' },
+      );
+      try {
+        assert.equal((await get(serve.url + urlOfLength(301))).text, '{"code":3,"message":"request URL too long: 301 bytes, the limit is 300","details":[]}');
+        assert.equal(
+          (await get(`${serve.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}`)).text,
+          '{"code":3,"message":"too many values for field \\"filter.assetIds\\": 3, the limit is 2","details":[]}',
+        );
+        // The 400 for repeated values was the first of 4 requests the limiter let through.
+        for (let i = 0; i < 3; i++) assert.equal((await get(`${serve.url}${SETS}`)).status, 200);
+        const limited = await get(`${serve.url}${SETS}`);
+        assert.equal(limited.status, 429);
+        assert.match(limited.text, /^\{"code":8,"message":"Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s","details":\[\]\}$/);
+      } finally {
+        assert.equal(await serve.stop(), 0);
+        await own.drop();
+      }
+    });
+  });
+}
+
+describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
+  let ts: TestStore;
+  const admin = () => new pg.Client({ connectionString: ts.databaseUrl });
+  before(async () => {
+    ts = await createTestStore('postgres');
+    assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+  });
+  after(async () => ts?.drop());
+
+  /** Statements running pg_sleep in the test database now. */
+  async function sleeping(): Promise<number> {
+    const c = admin();
+    await c.connect();
+    try {
+      const rows = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`);
+      return rows.rows[0].n as number;
+    } finally {
+      await c.end();
+    }
+  }
+
+  /** A store whose every query first sleeps `seconds` on the server. */
+  function sleepyStore(store: Store, seconds: number): Store {
+    return Object.create(store, {
+      query: {
+        value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
+          await store.query(`SELECT pg_sleep(${seconds})`);
+          return store.query<Row>(sql, params);
+        },
+      },
+    }) as Store;
+  }
+
+  test('statement_timeout cancels the statement on the server; its cancellation is a 504 too', async () => {
+    const store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: '', statementTimeoutMs: 300 });
+    // The request timer is longer than the statement timeout: the server's cancellation answers.
+    const srv = await startServer(sleepyStore(store, 30), { limits: { requestTimeoutMs: 5000 } });
+    try {
+      const started = Date.now();
+      const res = await get(`${srv.url}${SETS}`);
+      assert.equal(res.status, 504);
+      assert.equal(res.text, '{"code":4,"message":"Deadline exceeded error: no answer within 5000 ms","details":[]}');
+      assert.ok(Date.now() - started < 2500, 'answered at the statement timeout');
+      assert.equal(await sleeping(), 0, 'no statement left running');
+      // Transactions (ingestion) are not bounded by it.
+      assert.deepEqual(await store.transaction((tx) => tx.query('SELECT pg_sleep(0.5)::text AS slept')), [{ slept: '' }]);
+    } finally {
+      await srv.close();
+      await store.close();
+    }
+  });
+
+  test('without statement_timeout the statement would go on running after the 504 (control)', async () => {
+    const store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: '' });
+    const srv = await startServer(sleepyStore(store, 2), { limits: { requestTimeoutMs: 300 } });
+    try {
+      const res = await get(`${srv.url}${SETS}`);
+      assert.equal(res.status, 504);
+      assert.equal(await sleeping(), 1);
+    } finally {
+      await srv.close();
+      await store.close();
+    }
+  });
+});

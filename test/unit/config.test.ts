@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readSettings, SETTINGS, UsageError, type SettingName, type SettingSpec } from '../../src/config.js';
+
+const sampleValue = (s: SettingSpec): [string, unknown] =>
+  s.kind === 'int' ? ['1234', 1234] : s.kind === 'bool' ? ['true', true] : ['some-value', 'some-value'];
+
+test('every setting is read from its flag and from its environment variable; the flag wins', () => {
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const spec: SettingSpec = SETTINGS[name];
+    const [raw, value] = sampleValue(spec);
+    const byFlag = readSettings([name], [`--${spec.flag}`, raw], {});
+    assert.equal(byFlag.settings[name], value, `--${spec.flag}`);
+    const byEnv = readSettings([name], [], { [spec.env]: raw });
+    assert.equal(byEnv.settings[name], value, spec.env);
+    const other = spec.kind === 'int' ? '99' : spec.kind === 'bool' ? 'false' : 'other';
+    assert.equal(readSettings([name], [`--${spec.flag}`, raw], { [spec.env]: other }).settings[name], value, `--${spec.flag} over ${spec.env}`);
+    const fallback = readSettings([name], [], {}).settings[name];
+    if (spec.default !== undefined) assert.equal(String(fallback), spec.default, `default of --${spec.flag}`);
+    else assert.equal(fallback, undefined);
+  }
+});
+
+test('production-readiness settings: defaults and validation', () => {
+  const { settings } = readSettings(['requestTimeoutMs', 'maxUrlLength', 'maxFilterValues', 'rateLimitMax', 'rateLimitWindowMs', 'followPollMs', 'shutdownTimeoutMs', 'follow'], [], {});
+  assert.deepEqual(settings, {
+    requestTimeoutMs: 10000,
+    maxUrlLength: 16384,
+    maxFilterValues: 100,
+    rateLimitMax: 0,
+    rateLimitWindowMs: 60000,
+    followPollMs: 500,
+    shutdownTimeoutMs: 30000,
+    follow: undefined,
+  });
+  assert.throws(() => readSettings(['maxUrlLength'], ['--max-url-length', '10k'], {}), (e: Error) => e instanceof UsageError && /--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be a non-negative integer, got "10k"/.test(e.message));
+});

@@ -361,7 +361,9 @@ class BatchChanges {
       await tx.query(
         `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards, games)
          SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r,
-                ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1)
+                -- Most rows (team statistics) have no games: no subquery run for those.
+                CASE WHEN gs = '' THEN '{}'::bytea[]
+                     ELSE ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1) END
            FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[], $6::text[]) AS u(tm, p, e, v, r, gs)
          ON CONFLICT (team_id, party, epoch) DO UPDATE SET
            ${withVolume ? 'quantum_volume = excluded.quantum_volume,' : ''}

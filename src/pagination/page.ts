@@ -1,4 +1,5 @@
 import { invalidPagination } from '../http/errors.js';
+import { JsonText } from '../http/json.js';
 import { CursorError } from './cursor.js';
 
 /**
@@ -71,42 +72,40 @@ export function sqlPlan(req: PageRequest<unknown>): SqlPlan {
     : { fetchOrder: 'DESC', beyond: '<', boundary: '>=', fetchLimit: req.limit + 1 };
 }
 
-export interface PageInfo {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string;
-  endCursor: string;
-}
-
-export interface Edge<Node> {
-  node: Node;
-  cursor: string;
-}
-
 /**
- * Turns fetched rows (in fetch order, up to limit + 1) into a page in display order.
+ * Turns fetched rows (in fetch order, up to limit + 1) into the page in display order, as the
+ * response body's JSON text `{"<key>":{"edges":[{"node":…,"cursor":…},…],"pageInfo":{…}}}`.
  * `otherSide` says whether any row lies on the other side of the cursor (false without one).
+ *
+ * The text is written directly from the rows: for a 1,000-row page that is most of the request's
+ * work in the process, and this spares building a node object per row and walking it again in
+ * JSON.stringify. `toEdge` gives a row's node as Go-style JSON text (see jsonString) and its
+ * cursor (base64: nothing to escape).
  */
-export function assemblePage<Row, Node>(
+export function pageJson<Row>(
+  key: string,
   req: PageRequest<unknown>,
   rows: Row[],
   otherSide: boolean,
-  toEdge: (row: Row) => Edge<Node>,
-): { edges: Edge<Node>[]; pageInfo: PageInfo } {
+  toEdge: (row: Row) => { node: string; cursor: string },
+): JsonText {
   const more = rows.length > req.limit;
-  const kept = more ? rows.slice(0, req.limit) : rows;
-  if (req.direction === 'backward') kept.reverse();
-  const edges = kept.map(toEdge);
-  const [hasNextPage, hasPreviousPage] = req.direction === 'forward' ? [more, otherSide] : [otherSide, more];
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? '',
-      endCursor: edges[edges.length - 1]?.cursor ?? '',
-    },
-  };
+  const n = more ? req.limit : rows.length;
+  const backward = req.direction === 'backward';
+  let edges = '';
+  let startCursor = '';
+  let endCursor = '';
+  for (let i = 0; i < n; i++) {
+    const { node, cursor } = toEdge(rows[backward ? n - 1 - i : i]!);
+    edges += `${i === 0 ? '' : ','}{"node":${node},"cursor":"${cursor}"}`;
+    if (i === 0) startCursor = cursor;
+    endCursor = cursor;
+  }
+  const [hasNextPage, hasPreviousPage] = backward ? [otherSide, more] : [more, otherSide];
+  return new JsonText(
+    `{"${key}":{"edges":[${edges}],"pageInfo":{"hasNextPage":${hasNextPage},"hasPreviousPage":${hasPreviousPage},` +
+      `"startCursor":"${startCursor}","endCursor":"${endCursor}"}}}`,
+  );
 }
 
 /** A row comparison over a composite key, e.g. `(created_at, id) > ($1, $2)`. */

@@ -1,5 +1,3 @@
-import { formatId } from '../../ids.js';
-import { goJson } from '../../http/json.js';
 import { cursorField, decodeCursorObject, encodeCursor, CursorError } from '../../pagination/cursor.js';
 
 /**
@@ -38,10 +36,10 @@ export function decodePosition(cursor: string): Position {
   };
 }
 
-/** The cursor of a summary row (epoch and amount as decimal text, ids as lowercase hex). */
-export function encodePosition(epoch: string, assetId: string, marketId: string, rewardType: string, amount: string): string {
-  return encodeCursor(
-    `{"epoch_id":${epoch},"asset_id":${goJson(formatId(assetId))},"market_id":${goJson(formatId(marketId))},` +
-      `"reward_type":${goJson(rewardType)},"amount":${goJson(amount)}}`,
-  );
+/**
+ * The cursor of a summary row: epoch and amount as decimal text, ids as shown (lowercase hex or
+ * a well-known name), the reward type as a JSON string literal (see jsonString).
+ */
+export function encodePosition(epoch: string, assetId: string, marketId: string, rewardTypeJson: string, amount: string): string {
+  return encodeCursor(`{"epoch_id":${epoch},"asset_id":"${assetId}","market_id":"${marketId}","reward_type":${rewardTypeJson},"amount":"${amount}"}`);
 }

@@ -1,7 +1,8 @@
 import { badIdMessage, formatId, parseId } from '../../ids.js';
 import { DETAIL, invalidArgument } from '../../http/errors.js';
 import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
-import { assemblePage, pageRequest, type PaginationParams } from '../../pagination/page.js';
+import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
+import { jsonString } from '../../http/json.js';
 import type { Operation } from '../operation.js';
 import { decodePosition, encodePosition } from './cursor.js';
 import { fetchSummaryPage, type SummaryFilter } from './sql.js';
@@ -33,6 +34,7 @@ export const listEpochRewardSummaries: Operation = {
   path: '/api/v2/rewards/epoch/summaries',
   errorCode: DETAIL.epochSummaries,
   errorMessage: ERROR_MESSAGE,
+  fields: FIELDS,
   async run(store, input) {
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q as PaginationParams, decodePosition);
@@ -43,10 +45,15 @@ export const listEpochRewardSummaries: Operation = {
       toEpoch: q.toEpoch as bigint | undefined,
     };
     const page = await fetchSummaryPage(store, filter, req);
-    const result = assemblePage(req, page.rows, page.otherSide, (r) => ({
-      node: { epoch: r.epoch, assetId: formatId(r.asset_id), marketId: formatId(r.market_id), rewardType: r.reward_type, amount: r.amount },
-      cursor: encodePosition(r.epoch, r.asset_id, r.market_id, r.reward_type, r.amount),
-    }));
-    return { body: { summaries: result }, head: page.head };
+    const body = pageJson('summaries', req, page.rows, page.otherSide, (r) => {
+      const assetId = formatId(r.asset_id);
+      const marketId = formatId(r.market_id);
+      const rewardType = jsonString(r.reward_type);
+      return {
+        node: `{"epoch":"${r.epoch}","assetId":"${assetId}","marketId":"${marketId}","rewardType":${rewardType},"amount":"${r.amount}"}`,
+        cursor: encodePosition(r.epoch, assetId, marketId, rewardType, r.amount),
+      };
+    });
+    return { body, head: page.head };
   },
 };

@@ -1,6 +1,6 @@
 import type { Queryable, SqlParam } from '../../db/store.js';
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
-import type { ChainHead, FetchedPage } from '../../pagination/sql.js';
+import { pageStatement, readPage, type FetchedPage, type PageExtras } from '../../pagination/sql.js';
 import type { Position } from './cursor.js';
 
 /**
@@ -189,26 +189,19 @@ export function buildPageQuery(f: SummaryFilter, req: PageRequest<Position>): { 
     otherSide = `COALESCE((SELECT o.found FROM (${probes.join('\n UNION ALL ')}) AS o LIMIT 1), false)`;
   }
 
-  const sql = `
-    SELECT h.height::text AS head_height, h.block_time::text AS head_time, ${otherSide} AS other_side, p.*
-      FROM (SELECT 1) AS one
-      LEFT JOIN chain_head AS h ON true
-      LEFT JOIN LATERAL (
-        SELECT s.epoch::text AS epoch, encode(s.asset_id, 'hex') AS asset_id, encode(s.market_id, 'hex') AS market_id,
-               s.reward_type, s.amount::text AS amount, row_number() OVER (ORDER BY ${order('s')}) AS page_row
-          FROM ${from}
-         ORDER BY ${order('s')}
-         LIMIT ${limit}
-      ) AS p ON true
-     ORDER BY p.page_row`;
+  const sql = pageStatement(
+    `SELECT s.epoch::text AS epoch, encode(s.asset_id, 'hex') AS asset_id, encode(s.market_id, 'hex') AS market_id,
+            s.reward_type, s.amount::text AS amount
+       FROM ${from}
+      ORDER BY ${order('s')}
+      LIMIT ${limit}`,
+    otherSide,
+  );
   return { sql, params: params.values };
 }
 
 /** Fetches one page, its other-side flag and the chain head in one statement (one snapshot). */
 export async function fetchSummaryPage(db: Queryable, f: SummaryFilter, req: PageRequest<Position>): Promise<FetchedPage<SummaryRow>> {
   const { sql, params } = buildPageQuery(f, req);
-  const result = await db.query<SummaryRow & { head_height: string | null; head_time: string | null; other_side: boolean; page_row: unknown }>(sql, params);
-  const first = result[0];
-  const head: ChainHead | null = first?.head_height ? { height: first.head_height, time: first.head_time! } : null;
-  return { rows: first?.page_row === null ? [] : result, otherSide: first?.other_side === true, head };
+  return readPage<SummaryRow>(await db.query<SummaryRow & PageExtras>(sql, params));
 }

@@ -2,7 +2,7 @@ import { badIdMessage, formatId, parseId } from '../../ids.js';
 import { DETAIL, invalidArgument } from '../../http/errors.js';
 import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
 import { cursorField, decodeCursorObject, encodeCursor, formatRfc3339Nanos, CursorError, parseRfc3339Nanos } from '../../pagination/cursor.js';
-import { assemblePage, pageRequest, type PaginationParams } from '../../pagination/page.js';
+import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
 import { fetchKeysetPage, type KeysetSource } from '../../pagination/sql.js';
 import type { Operation } from '../operation.js';
 
@@ -32,7 +32,7 @@ function decodePosition(cursor: string): Position {
   return { createdAt, id: cursorField.id(fields, 'ID') };
 }
 
-function encodePosition(createdAt: bigint, id: string): string {
+function encodePosition(createdAt: bigint | string, id: string): string {
   return encodeCursor(`{"CreatedAt":"${formatRfc3339Nanos(createdAt)}","ID":"${id}"}`);
 }
 
@@ -55,6 +55,7 @@ export const listReferralSets: Operation = {
   path: '/api/v2/referral-sets',
   errorCode: DETAIL.referralSets,
   errorMessage: 'failed to list referral sets',
+  fields: FIELDS,
   async run(store, input) {
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q as PaginationParams, decodePosition);
@@ -83,10 +84,14 @@ export const listReferralSets: Operation = {
     };
     const cursor = req.cursor ? [String(req.cursor.createdAt), req.cursor.id] : null;
     const page = await fetchKeysetPage<Row>(store, source, req, cursor);
-    const result = assemblePage(req, page.rows, page.otherSide, (r) => ({
-      node: { id: formatId(r.id), referrer: formatId(r.referrer), createdAt: r.created_at, updatedAt: r.updated_at, totalMembers: r.total_members },
-      cursor: encodePosition(BigInt(r.created_at), formatId(r.id)),
-    }));
-    return { body: { referralSets: result }, head: page.head };
+    // Ids are hex or well-known names and the numbers decimal text: no escaping needed.
+    const body = pageJson('referralSets', req, page.rows, page.otherSide, (r) => {
+      const id = formatId(r.id);
+      return {
+        node: `{"id":"${id}","referrer":"${formatId(r.referrer)}","createdAt":"${r.created_at}","updatedAt":"${r.updated_at}","totalMembers":"${r.total_members}"}`,
+        cursor: encodePosition(r.created_at, id),
+      };
+    });
+    return { body, head: page.head };
   },
 };

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, ROOT } from './paths.js';
+
+/** The demo chain file of a scale, generated once into the cache folder and reused. */
+export async function demoFile(cacheDir: string, scale: string, seed: number, log: (s: string) => void): Promise<string> {
+  mkdirSync(cacheDir, { recursive: true });
+  const file = join(cacheDir, `demo-${scale}-seed${seed}.ndjson`);
+  if (existsSync(file)) return file;
+  log(`generating the ${scale} demo chain (seed ${seed}) into ${file}…`);
+  const tmp = `${file}.tmp`;
+  const res = await runNode([CLI, 'demo', '--scale', scale, '--seed', String(seed), '--out', tmp]);
+  if (res.code !== 0) throw new Error(`demo failed: ${res.stderr}`);
+  renameSync(tmp, file);
+  return file;
+}
+
+export interface IngestResult {
+  events: number;
+  seconds: number;
+  eventsPerSec: number;
+  peakRssMiB: number;
+  fileMiB: number;
+}
+
+/** Ingests a file with the CLI, as a user would, and reads its summary and peak RSS. */
+export async function ingestFile(file: string, storeArgs: string[]): Promise<IngestResult> {
+  const res = await runNode(['--import', join(ROOT, 'bench', 'rss-probe.mjs'), CLI, 'ingest', file, ...storeArgs]);
+  if (res.code !== 0) throw new Error(`ingest failed (exit ${res.code}): ${res.stderr.slice(-2000)}`);
+  const summary = /ingested \d+ blocks .*?, (\d+) events in ([\d.]+) s/.exec(res.stderr);
+  const rss = /bench-peak-rss-kib (\d+)/.exec(res.stderr);
+  if (!summary || !rss) throw new Error(`unexpected ingest output: ${res.stderr.slice(-2000)}`);
+  const events = Number(summary[1]);
+  const seconds = Number(summary[2]);
+  return { events, seconds, eventsPerSec: events / seconds, peakRssMiB: Number(rss[1]) / 1024, fileMiB: statSync(file).size / 2 ** 20 };
+}
+
+function runNode(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // Progress lines arrive every second: keep only the tail.
+      if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}

@@ -1,0 +1,144 @@
+import type { IngestResult } from './ingest.js';
+import type { LoadResult } from './load.js';
+import type { Discovered, Scenario } from './scenarios.js';
+
+export interface PageMeasurement {
+  scenario: Scenario;
+  concurrency: number;
+  /** Rows (edges) and bytes of the response. */
+  rows: number;
+  bytes: number;
+  real: LoadResult;
+  ceiling: LoadResult | null;
+}
+
+export interface ScaleResult {
+  scale: string;
+  ingest: (IngestResult & { reused: boolean }) | null;
+  discovered: Discovered;
+  pages: PageMeasurement[];
+}
+
+export interface RunResult {
+  store: 'postgres' | 'pglite';
+  date: string;
+  machine: string;
+  versions: string;
+  settings: string;
+  scales: ScaleResult[];
+}
+
+/** Targets of the benchmarks issue. */
+export const TARGETS = {
+  ingestEventsPerSec: 50_000,
+  smallPageP99Ms: 10,
+  smallPageConcurrency: 32,
+  fullPageCeilingShare: 0.5,
+  p50Growth: 1.5,
+};
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '-');
+const ratio = (m: PageMeasurement) => (m.ceiling ? m.real.reqPerSec / m.ceiling.reqPerSec : NaN);
+
+interface Check {
+  ok: boolean;
+  text: string;
+}
+
+function checks(run: RunResult): Check[] {
+  const out: Check[] = [];
+  if (run.store === 'postgres') {
+    for (const s of run.scales) {
+      if (!s.ingest) continue;
+      out.push({
+        ok: s.ingest.eventsPerSec >= TARGETS.ingestEventsPerSec,
+        text: `ingest ${s.scale}: ${int(s.ingest.eventsPerSec)} events/s (target ≥ ${int(TARGETS.ingestEventsPerSec)})`,
+      });
+    }
+  }
+  for (const s of run.scales) {
+    for (const m of s.pages) {
+      if (m.scenario.pageSize === 50 && m.concurrency === TARGETS.smallPageConcurrency) {
+        out.push({ ok: m.real.p99 <= TARGETS.smallPageP99Ms && m.real.errors === 0, text: `${s.scale} ${m.scenario.id} c=${m.concurrency}: p99 ${ms(m.real.p99)} ms (target ≤ ${TARGETS.smallPageP99Ms} ms)` });
+      }
+      if (m.scenario.pageSize === 1000 && m.rows === 1000 && m.ceiling) {
+        out.push({ ok: ratio(m) >= TARGETS.fullPageCeilingShare, text: `${s.scale} ${m.scenario.id} c=${m.concurrency}: ${pct(ratio(m))} of its ceiling (target ≥ ${pct(TARGETS.fullPageCeilingShare)})` });
+      }
+    }
+  }
+  // Scaling: the same scenario on consecutive scales, pages of the same size only (a page that
+  // holds more rows because the data has more is compared per row).
+  for (let i = 1; i < run.scales.length; i++) {
+    const a = run.scales[i - 1]!;
+    const b = run.scales[i]!;
+    for (const mb of b.pages) {
+      const ma = a.pages.find((m) => m.scenario.id === mb.scenario.id && m.concurrency === mb.concurrency);
+      if (!ma) continue;
+      const growth = mb.real.p50 / ma.real.p50;
+      if (ma.rows === mb.rows) {
+        out.push({ ok: growth < TARGETS.p50Growth, text: `p50 ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency}: ×${growth.toFixed(2)} (target < ×${TARGETS.p50Growth})` });
+      } else if (ma.rows > 0 && mb.rows > 0) {
+        const perRow = mb.real.p50 / mb.rows / (ma.real.p50 / ma.rows);
+        out.push({
+          ok: perRow < TARGETS.p50Growth,
+          text: `p50 per row ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency}: ×${perRow.toFixed(2)} (${ma.rows} → ${mb.rows} rows, p50 ×${growth.toFixed(2)}; target < ×${TARGETS.p50Growth})`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The results as Markdown: header, ingest table, page table, targets. */
+export function renderMarkdown(run: RunResult): string {
+  const lines: string[] = [];
+  lines.push(`# epochview benchmark: ${run.store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${run.date}`, '');
+  lines.push(`- machine: ${run.machine}`, `- versions: ${run.versions}`, `- run: ${run.settings}`, '');
+
+  const ingested = run.scales.filter((s) => s.ingest);
+  if (ingested.length > 0) {
+    lines.push('## Ingest', '', '| chain | events | file MiB | seconds | events/s | peak RSS MiB |', '|---|--:|--:|--:|--:|--:|');
+    for (const s of ingested) {
+      const i = s.ingest!;
+      lines.push(`| ${s.scale}${i.reused ? ' (earlier run, store reused)' : ''} | ${int(i.events)} | ${int(i.fileMiB)} | ${i.seconds.toFixed(1)} | ${int(i.eventsPerSec)} | ${int(i.peakRssMiB)} |`);
+    }
+    lines.push('');
+  }
+
+  const scales = run.scales;
+  const head = ['scenario', 'c', ...scales.flatMap((s) => [`${s.scale} rows`, 'req/s', 'p50 ms', 'p99 ms', 'err', '÷ ceiling'])];
+  if (scales.length > 1) head.push(`p50 ×${scales.length > 2 ? ' (last/first)' : ''}`);
+  lines.push('## Pages', '', `| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? '---' : '--:')).join('|')}|`);
+  const keys: { id: string; c: number; description: string }[] = [];
+  for (const s of scales) for (const m of s.pages) if (!keys.some((k) => k.id === m.scenario.id && k.c === m.concurrency)) keys.push({ id: m.scenario.id, c: m.concurrency, description: m.scenario.description });
+  for (const k of keys) {
+    const row: string[] = [`${k.id}: ${k.description}`, String(k.c)];
+    const found = scales.map((s) => s.pages.find((m) => m.scenario.id === k.id && m.concurrency === k.c));
+    for (const m of found) {
+      if (!m) row.push('-', '-', '-', '-', '-', '-');
+      else row.push(int(m.rows), int(m.real.reqPerSec), ms(m.real.p50), ms(m.real.p99), String(m.real.errors), pct(ratio(m)));
+    }
+    if (scales.length > 1) {
+      const first = found[0];
+      const last = found[found.length - 1];
+      row.push(first && last ? `×${(last.real.p50 / first.real.p50).toFixed(2)}` : '-');
+    }
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+  lines.push('');
+  lines.push(
+    '`c`: concurrent connections. `÷ ceiling`: our req/s divided by the req/s of the same HTTP stack',
+    'serving the identical response bytes from memory, measured alternately in the same run.',
+    '',
+  );
+
+  const cs = checks(run);
+  if (cs.length > 0) {
+    lines.push('## Targets', '');
+    for (const c of cs) lines.push(`- ${c.ok ? 'met' : '**missed**'}: ${c.text}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,282 @@
+/**
+ * The benchmark: ingest rate and memory, and page latency and throughput against a ceiling, on
+ * the demo chains, on one store. `npm run bench -- --help` for the options.
+ *
+ * For each scale: generate the demo chain once into the cache folder; ingest it into a fresh
+ * store with the CLI (events/s, peak RSS); read the scenario parameters from the store; start
+ * `epochview serve` on it and record each scenario's response; start the ceiling server that
+ * answers those bytes from memory through the same HTTP stack. Then per scenario, concurrency
+ * and scale: warm up and measure the service, then warm up and measure the ceiling.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, freemem, totalmem, release, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isDemoScale } from '../src/demo/scales.js';
+import type { RecordedResponse } from './ceiling-server.js';
+import { demoFile, ingestFile, type IngestResult } from './ingest.js';
+import { runLoad, type LoadResult } from './load.js';
+import { CLI, ROOT } from './paths.js';
+import { renderMarkdown, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
+import { buildScenarios, discoverIds, middleCursor, operationPath, SCENARIO_IDS, selectScenarioIds, type Discovered, type Scenario } from './scenarios.js';
+import { startCeiling, startService, type RunningServer } from './servers.js';
+import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+
+const HELP = `usage: npm run bench -- [options]
+
+  --store postgres|pglite   store to measure (default postgres: the server of DATABASE_URL,
+                            default ${DEFAULT_DATABASE_URL}; the harness creates its own database)
+  --database-url URL        server to create the benchmark databases on (default DATABASE_URL)
+  --scales a,b              demo chains, in order (default medium,mainnet; small for a quick look)
+  --scenarios a,b           scenario ids, operations or names (default all): ${SCENARIO_IDS.join(', ')}
+  --concurrency a,b         connections (default 1,32)
+  --duration s              seconds per measurement (default 20)
+  --warmup s                seconds of warm-up before each measurement (default 3)
+  --requests n              instead: n requests per measurement with plain fetch (checks the
+                            harness quickly; not a benchmark)
+  --skip-ceiling            do not measure the ceiling
+  --gzip                    send Accept-Encoding: gzip (default: no compression)
+  --log-level level         the servers' log level (default info: one log line per request)
+  --seed n                  demo chain seed (default 1)
+  --cache dir               demo files and reused stores (default bench/.cache)
+  --out dir                 results folder (default bench/results)
+  --reuse                   keep the ingested stores, and reuse them (skipping ingest) next time
+  --render file.json        only print the table of an earlier run's .json again`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${HELP}\n`);
+  process.exit(2);
+}
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        store: { type: 'string', default: 'postgres' },
+        'database-url': { type: 'string' },
+        scales: { type: 'string', default: 'medium,mainnet' },
+        scenarios: { type: 'string', default: '' },
+        concurrency: { type: 'string', default: '1,32' },
+        duration: { type: 'string', default: '20' },
+        warmup: { type: 'string', default: '3' },
+        requests: { type: 'string' },
+        'skip-ceiling': { type: 'boolean', default: false },
+        gzip: { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'info' },
+        seed: { type: 'string', default: '1' },
+        cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
+        out: { type: 'string', default: join(ROOT, 'bench', 'results') },
+        reuse: { type: 'boolean', default: false },
+        render: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+})();
+if (values.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+if (values.render) {
+  process.stdout.write(`${renderMarkdown(JSON.parse(readFileSync(values.render, 'utf8')) as RunResult)}\n`);
+  process.exit(0);
+}
+
+const store = values.store as StoreKind;
+if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
+const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const scales = values.scales.split(',').filter(Boolean);
+for (const s of scales) if (!isDemoScale(s)) fail(`unknown scale ${s}`);
+const numbers = (text: string, what: string) =>
+  text.split(',').map((t) => {
+    const n = Number(t);
+    if (!Number.isFinite(n) || n <= 0) fail(`${what} must be positive numbers`);
+    return n;
+  });
+const concurrencies = numbers(values.concurrency, '--concurrency').map(Math.round);
+const [duration] = numbers(values.duration, '--duration');
+const warmup = values.warmup === '0' ? 0 : numbers(values.warmup, '--warmup')[0]!;
+const requests = values.requests === undefined ? undefined : Math.round(numbers(values.requests, '--requests')[0]!);
+let scenarioIds: string[];
+try {
+  scenarioIds = selectScenarioIds(values.scenarios.split(',').filter(Boolean));
+} catch (err) {
+  fail((err as Error).message);
+}
+const seed = Number(values.seed);
+const cacheDir = resolve(values.cache);
+const outDir = resolve(values.out);
+const logLevel = values['log-level'];
+const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
+
+const started = Date.now();
+const log = (text: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
+
+if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build (npm run bench does)`);
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+async function measure(url: string, connections: number): Promise<LoadResult> {
+  if (warmup > 0 && requests === undefined) await runLoad({ url, connections, duration: warmup, headers });
+  return runLoad({ url, connections, duration: duration!, requests, headers });
+}
+
+/** Ingest marker of a reused store: the numbers of the run that ingested it. */
+const markerFile = (name: string) => join(cacheDir, `ingested-${store}-${name}.json`);
+
+/** A scale ready to measure: its store ingested, the service and the ceiling serving it. */
+interface PreparedScale {
+  scale: string;
+  ingest: (IngestResult & { reused: boolean }) | null;
+  discovered: Discovered;
+  scenarios: Scenario[];
+  shape: Map<string, { rows: number; bytes: number }>;
+  service: RunningServer;
+  ceiling: RunningServer | undefined;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+async function prepareScale(scale: string): Promise<PreparedScale> {
+  const file = await demoFile(cacheDir, scale, seed, log);
+  const name = values.reuse ? `${scale}_s${seed}` : `${scale}_s${seed}_${process.pid}`;
+  const s = benchStore(store, name, { databaseUrl, cacheDir });
+  let ingest: (IngestResult & { reused: boolean }) | null = null;
+  if (values.reuse && existsSync(markerFile(name)) && (await s.exists())) {
+    ingest = { ...(JSON.parse(readFileSync(markerFile(name), 'utf8')) as IngestResult), reused: true };
+    log(`${scale}: reusing the store ingested earlier (${s.args.join(' ')})`);
+  } else {
+    await s.reset();
+    if (!values.reuse) cleanups.push(() => s.drop());
+    log(`${scale}: ingesting ${file} into ${store}…`);
+    const r = await ingestFile(file, s.args);
+    ingest = { ...r, reused: false };
+    log(`${scale}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`);
+    if (values.reuse) writeFileSync(markerFile(name), JSON.stringify(r));
+  }
+
+  const tmp = mkdtempSync(join(tmpdir(), 'epochview-bench-'));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  const db = await s.open();
+  let ids;
+  try {
+    ids = await discoverIds(db);
+  } finally {
+    await db.close();
+  }
+  const service = await startService(s.args, logLevel);
+  cleanups.push(() => service.stop());
+  log(`${scale}: service on ${service.url}; finding cursors mid-data`);
+  const discovered: Discovered = {
+    ...ids,
+    middle: {
+      referralSets: await middleCursor(service.url, operationPath('referral-sets', ids)),
+      teamStats: await middleCursor(service.url, operationPath('team-stats', ids)),
+      summaries: await middleCursor(service.url, operationPath('summaries', ids)),
+    },
+  };
+  const scenarios = buildScenarios(scenarioIds, discovered);
+
+  // Each scenario's real response, once: its size, and the bytes the ceiling answers with.
+  const recorded: Record<string, RecordedResponse> = {};
+  const shape = new Map<string, { rows: number; bytes: number }>();
+  for (const sc of scenarios) {
+    const res = await fetch(service.url + sc.url, { headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`${sc.id}: GET ${sc.url} answered ${res.status}: ${body.toString().slice(0, 500)}`);
+    // fetch decodes a gzip answer: the ceiling gets the uncompressed bytes and compresses them as the service does.
+    const page = Object.values(JSON.parse(body.toString()) as Record<string, { edges: unknown[] }>)[0]!;
+    shape.set(sc.id, { rows: page.edges.length, bytes: body.length });
+    const kept: Record<string, string> = {};
+    for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) {
+      const v = res.headers.get(h);
+      if (v !== null) kept[h] = v;
+    }
+    recorded[sc.url] = { status: res.status, headers: kept, body: body.toString('base64') };
+  }
+  const recordedFile = join(tmp, 'recorded.json');
+  writeFileSync(recordedFile, JSON.stringify(recorded));
+  let ceiling: RunningServer | undefined;
+  if (!values['skip-ceiling']) {
+    ceiling = await startCeiling(recordedFile, logLevel);
+    cleanups.push(() => ceiling!.stop());
+    for (const sc of scenarios) {
+      const body = Buffer.from(await (await fetch(ceiling.url + sc.url, { headers })).arrayBuffer());
+      if (!body.equals(Buffer.from(recorded[sc.url]!.body, 'base64'))) throw new Error(`${sc.id}: the ceiling server's answer differs from the service's`);
+    }
+  }
+  return { scale, ingest, discovered, scenarios, shape, service, ceiling };
+}
+
+/**
+ * Measures every scenario and concurrency on every scale, interleaved: for one scenario and
+ * concurrency, each scale's service then its ceiling, before the next. On a shared machine
+ * the load of others drifts over minutes; interleaving keeps it the same for the measurements
+ * that are compared (our req/s to the ceiling's, medium's p50 to mainnet's).
+ */
+async function measureAll(prepared: PreparedScale[]): Promise<ScaleResult[]> {
+  const pages = new Map<string, PageMeasurement[]>(prepared.map((p) => [p.scale, []]));
+  for (const id of scenarioIds) {
+    for (const c of concurrencies) {
+      for (const p of prepared) {
+        const sc = p.scenarios.find((x) => x.id === id)!;
+        const real = await measure(p.service.url + sc.url, c);
+        const ceil = p.ceiling ? await measure(p.ceiling.url + sc.url, c) : null;
+        const { rows, bytes } = p.shape.get(sc.id)!;
+        pages.get(p.scale)!.push({ scenario: sc, concurrency: c, rows, bytes, real, ceiling: ceil });
+        log(
+          `${p.scale} ${sc.id} c=${c}: ${Math.round(real.reqPerSec)} req/s, p50 ${real.p50.toFixed(2)} ms, p99 ${real.p99.toFixed(2)} ms, ${real.errors} errors` +
+            (ceil ? `; ceiling ${Math.round(ceil.reqPerSec)} req/s (${Math.round((100 * real.reqPerSec) / ceil.reqPerSec)}%)` : ''),
+        );
+      }
+    }
+  }
+  return prepared.map((p) => ({ scale: p.scale, ingest: p.ingest, discovered: p.discovered, pages: pages.get(p.scale)! }));
+}
+
+async function main(): Promise<void> {
+  const dirty = git(['status', '--porcelain']) !== '';
+  const commit = (git(['rev-parse', '--short', 'HEAD']) || 'unknown') + (dirty ? ' with uncommitted changes' : '');
+  const cpu = cpus();
+  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free at start), Linux ${release()}`;
+  const versions = `node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`;
+  const settings =
+    (requests !== undefined ? `${requests} requests per measurement` : `${duration} s per measurement after ${warmup} s of warm-up`) +
+    `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}`;
+  log(`${store}: ${machine}; ${versions}`);
+
+  // Ingest every scale first (one at a time), then serve them all and measure.
+  const prepared: PreparedScale[] = [];
+  let results: ScaleResult[];
+  try {
+    for (const scale of scales) prepared.push(await prepareScale(scale));
+    results = await measureAll(prepared);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
+  }
+
+  const date = new Date().toISOString().slice(0, 10);
+  const run: RunResult = { store, date, machine, versions, settings, scales: results };
+  const md = renderMarkdown(run);
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, `${date}-${store}`);
+  writeFileSync(`${base}.md`, md);
+  writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
+  process.stdout.write(`${md}\n`);
+  log(`results written to ${base}.md (and .json)`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

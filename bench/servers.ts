@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { CEILING_SERVER, CLI, ROOT } from './paths.js';
+
+/** A server child process on a loopback port. Its stdout (the request log) goes to /dev/null. */
+export interface RunningServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(args: string[], port: number, what: string): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-10_000);
+  });
+  let exited: number | null | undefined;
+  const closed = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`${what} exited (${exited}) before serving: ${stderr}`);
+    try {
+      // Any answer means it listens (the root is a 404).
+      await fetch(`${url}/`);
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`${what} did not start: ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      if (exited === undefined) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await closed;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** The service as users run it: `epochview serve` from the build. */
+export async function startService(storeArgs: string[], logLevel: string): Promise<RunningServer> {
+  const port = await freePort();
+  return start([CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs], port, 'epochview serve');
+}
+
+/** The ceiling server answering recorded responses from memory (see ceiling-server.ts). */
+export async function startCeiling(recordedFile: string, logLevel: string): Promise<RunningServer> {
+  const port = await freePort();
+  return start(['--import', 'tsx', CEILING_SERVER, String(port), recordedFile, logLevel], port, 'ceiling server');
+}

@@ -33,10 +33,11 @@ const noStore: Store = {
   query: () => Promise.reject(new Error('the ceiling server has no store')),
   transaction: () => Promise.reject(new Error('the ceiling server has no store')),
   exec: () => Promise.reject(new Error('the ceiling server has no store')),
+  listen: () => Promise.resolve(async () => {}),
   close: async () => {},
 };
 
-const app = await buildServer({ store: noStore, operations: OPERATIONS, logger: createLogger(logLevel) });
+const app = await buildServer({ store: noStore, operations: OPERATIONS, logger: createLogger(logLevel), responseCacheBytes: 0 });
 // After the server's own onRequest hooks (CORS); onSend (compression) and onResponse (the log
 // line) still run for this reply, as they do for the real one.
 app.addHook('onRequest', async (request, reply) => {

@@ -37,6 +37,9 @@ const HELP = `usage: npm run bench -- [options]
                             harness quickly; not a benchmark)
   --skip-ceiling            do not measure the ceiling
   --gzip                    send Accept-Encoding: gzip (default: no compression)
+  --response-cache-mb n     the service's response cache (default 64, as serve's; 0: every
+                            request reaches the store; the results file is then named
+                            <date>-<store>-uncached)
   --log-level level         the servers' log level (default info: one log line per request)
   --seed n                  demo chain seed (default 1)
   --cache dir               demo files and reused stores (default bench/.cache)
@@ -63,6 +66,7 @@ const { values } = (() => {
         requests: { type: 'string' },
         'skip-ceiling': { type: 'boolean', default: false },
         gzip: { type: 'boolean', default: false },
+        'response-cache-mb': { type: 'string', default: '64' },
         'log-level': { type: 'string', default: 'info' },
         seed: { type: 'string', default: '1' },
         cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
@@ -111,6 +115,8 @@ const seed = Number(values.seed);
 const cacheDir = resolve(values.cache);
 const outDir = resolve(values.out);
 const logLevel = values['log-level'];
+const responseCacheMb = Number(values['response-cache-mb']);
+if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) fail('--response-cache-mb must be a non-negative integer');
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
 
 const started = Date.now();
@@ -174,7 +180,7 @@ async function prepareScale(scale: string): Promise<PreparedScale> {
   } finally {
     await db.close();
   }
-  const service = await startService(s.args, logLevel);
+  const service = await startService([...s.args, '--response-cache-mb', String(responseCacheMb)], logLevel);
   cleanups.push(() => service.stop());
   log(`${scale}: service on ${service.url}; finding cursors mid-data`);
   const discovered: Discovered = {
@@ -252,7 +258,10 @@ async function main(): Promise<void> {
   const versions = `node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`;
   const settings =
     (requests !== undefined ? `${requests} requests per measurement` : `${duration} s per measurement after ${warmup} s of warm-up`) +
-    `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}`;
+    `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
+    (responseCacheMb > 0
+      ? `response cache ${responseCacheMb} MiB (the chain does not move during the run, so repeated requests are hits)`
+      : 'no response cache (every request reaches the store)');
   log(`${store}: ${machine}; ${versions}`);
 
   // Ingest every scale first (one at a time), then serve them all and measure.
@@ -269,7 +278,7 @@ async function main(): Promise<void> {
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
   const md = renderMarkdown(run);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}`);
+  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}`);
   writeFileSync(`${base}.md`, md);
   writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
   process.stdout.write(`${md}\n`);

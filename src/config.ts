@@ -26,6 +26,7 @@ export const SETTINGS = {
   requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: '10000', help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
   maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: '16384', help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
   maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: '100', help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
+  responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for answers kept until the next block (identical requests then cost no query), in MiB; 0: no cache' },
   rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: '0', help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
   rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: '60000', help: 'serve: the rate limit window, in ms' },
   shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Store } from './db/store.js';
 import { timedStore } from './db/timed-store.js';
+import type { CacheOutcome } from './http/response-cache.js';
 import type { AppliedBatch } from './ingest/ingest.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -62,6 +63,29 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly cacheRequests = new Counter({
+    name: 'epochview_response_cache_requests_total',
+    help: 'API requests by how the response cache answered: hit, shared (joined an identical request in flight), miss, bypass (off, or chain head unknown)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private cacheSize: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });
+
+  readonly cacheBytes: Gauge = new Gauge({
+    name: 'epochview_response_cache_bytes',
+    help: 'Bytes the response cache holds (bodies, URLs and an estimate of their overhead)',
+    registers: [this.registry],
+    collect: (): void => this.cacheBytes.set(this.cacheSize().bytes),
+  });
+
+  readonly cacheEntries: Gauge = new Gauge({
+    name: 'epochview_response_cache_entries',
+    help: 'Responses the response cache holds',
+    registers: [this.registry],
+    collect: (): void => this.cacheEntries.set(this.cacheSize().entries),
+  });
+
   constructor() {
     // Process metrics under their usual names (process_*, nodejs_*), as dashboards expect them.
     collectDefaultMetrics({ register: this.registry });
@@ -83,6 +107,15 @@ export class Metrics {
   /** Sets the height gauge from the checkpoint found at start. */
   setHeight(height: bigint | null): void {
     if (height !== null) this.ingestHeight.set(Number(height));
+  }
+
+  readonly onCacheOutcome = (outcome: CacheOutcome): void => {
+    this.cacheRequests.inc({ outcome });
+  };
+
+  /** The cache whose size the gauges report. */
+  watchResponseCache(cache: { size: { bytes: number; entries: number } }): void {
+    this.cacheSize = () => cache.size;
   }
 
   observeRequest(operation: string, status: number, seconds: number): void {

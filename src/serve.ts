@@ -24,6 +24,7 @@ export const SERVE_SETTINGS = [
   'requestTimeoutMs',
   'maxUrlLength',
   'maxFilterValues',
+  'responseCacheMb',
   'rateLimitMax',
   'rateLimitWindowMs',
   'shutdownTimeoutMs',
@@ -92,6 +93,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     operations: OPERATIONS,
     logger,
     metrics,
+    responseCacheBytes: settings.responseCacheMb! * 2 ** 20,
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,

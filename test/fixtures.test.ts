@@ -1,7 +1,8 @@
 /**
  * The shared fixtures, on both stores: each events file is ingested through the CLI into an
  * empty store, then every expected request is sent to a running server and must return exactly
- * the expected status and body, byte for byte as the contract encodes it.
+ * the expected status and body, byte for byte as the contract encodes it; asked twice, since
+ * the second answer comes from the response cache.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -73,6 +74,11 @@ for (const kind of STORE_KINDS) {
           // Byte-level encoding: compact, Go-style escaping, no trailing newline.
           assert.equal(res.text, goJson(expected));
           assert.equal(res.headers.get('content-type'), 'application/json');
+          // Asked again, the answer (from the response cache now) is the same, headers included.
+          const again = await get(server.url + c.request, { method: c.method ?? 'GET' });
+          assert.equal(again.status, res.status);
+          assert.equal(again.text, res.text);
+          for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) assert.equal(again.headers.get(h), res.headers.get(h), h);
         });
       }
     });

@@ -220,7 +220,7 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
   test('statement_timeout cancels the statement on the server; its cancellation is a 504 too', async () => {
     const store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: '', statementTimeoutMs: 300 });
     // The request timer is longer than the statement timeout: the server's cancellation answers.
-    const srv = await startServer(sleepyStore(store, 30), { limits: { requestTimeoutMs: 5000 } });
+    const srv = await startServer(sleepyStore(store, 30), { limits: { requestTimeoutMs: 5000 }, responseCacheBytes: 0 });
     try {
       const started = Date.now();
       const res = await get(`${srv.url}${SETS}`);
@@ -238,7 +238,7 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
 
   test('without statement_timeout the statement would go on running after the 504 (control)', async () => {
     const store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: '' });
-    const srv = await startServer(sleepyStore(store, 2), { limits: { requestTimeoutMs: 300 } });
+    const srv = await startServer(sleepyStore(store, 2), { limits: { requestTimeoutMs: 300 }, responseCacheBytes: 0 });
     try {
       const res = await get(`${srv.url}${SETS}`);
       assert.equal(res.status, 504);

@@ -46,7 +46,8 @@ describe('shutdown on the PostgreSQL server', { skip: !STORE_KINDS.includes('pos
   test('SIGTERM while a request waits on a lock: no new connections, the request completes, exit 0', { timeout: 120_000 }, async () => {
     const ts = await createTestStore('postgres');
     assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-    const serve = await startServe([...ts.args, '--log-level', 'info']);
+    // No response cache: the repeated request must reach the store and wait on the lock.
+    const serve = await startServe([...ts.args, '--log-level', 'info', '--response-cache-mb', '0']);
     const locker = new pg.Client({ connectionString: ts.databaseUrl });
     await locker.connect();
     try {

@@ -45,11 +45,26 @@ export async function migrate(store: Store, migrations = loadMigrations()): Prom
   });
 }
 
-/** Splits a migration file into statements (our files use no semicolons inside statements). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/--.*$/gm, '')
-    .split(';')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+/**
+ * Splits a migration file into statements at semicolons outside $$-quoted bodies (functions);
+ * our files use no semicolons or "--" in string literals.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current = '';
+  // Dollar-quoted bodies kept whole (and their comments with them), other text split at ";".
+  for (const part of sql.split(/(\$\$[\s\S]*?\$\$)/)) {
+    if (part.startsWith('$$')) {
+      current += part;
+      continue;
+    }
+    const pieces = part.replace(/--.*$/gm, '').split(';');
+    current += pieces[0];
+    for (const piece of pieces.slice(1)) {
+      statements.push(current);
+      current = piece;
+    }
+  }
+  statements.push(current);
+  return statements.map((s) => s.trim()).filter((s) => s.length > 0);
 }

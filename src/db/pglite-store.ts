@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
-import type { Queryable, SqlParam, Store } from './store.js';
+import type { ListenHandlers, Queryable, SqlParam, Store } from './store.js';
 
 /**
  * The embedded store: PostgreSQL compiled to WebAssembly, in this process, data in a folder
@@ -36,6 +36,15 @@ export class PgliteStore implements Store {
         },
       }),
     );
+  }
+
+  /** In this process, so nothing is ever missed: listening from start to end. */
+  async listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+    const unlisten = await this.db.listen(channel, handlers.onNotify);
+    handlers.onListening(true);
+    return async () => {
+      if (!this.db.closed) await unlisten();
+    };
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type Queryable, type SqlParam, type Store } from './store.js';
+import { maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
 function isConnectionError(err: unknown): boolean {
@@ -23,6 +23,9 @@ function wrap(err: unknown): unknown {
 const MAX_PREPARED = 200;
 const MAX_PREPARED_LENGTH = 20_000;
 
+/** How long a lost listening connection waits before connecting again. */
+const RELISTEN_MS = 1000;
+
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly location: string;
@@ -32,7 +35,11 @@ export class PostgresStore implements Store {
    * statementTimeoutMs bounds every standalone statement (the queries of requests): the server
    * cancels it. Transactions (ingestion, migrations) are not bounded.
    */
-  constructor(url: string, poolSize = 10, private readonly statementTimeoutMs = 0) {
+  constructor(
+    private readonly url: string,
+    poolSize = 10,
+    private readonly statementTimeoutMs = 0,
+  ) {
     this.location = maskDatabaseUrl(url);
     this.pool = new pg.Pool({
       connectionString: url,
@@ -109,6 +116,61 @@ export class PostgresStore implements Store {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * A connection of its own (not the pool's: it must stay in LISTEN for good). When it fails,
+   * onListening(false), and a new one is tried every RELISTEN_MS until stopped.
+   */
+  async listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+    let stopped = false;
+    let current: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+
+    const connect = async (): Promise<void> => {
+      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
+      let listening = false;
+      let lost = false;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
+        client.end().catch(() => {});
+        if (listening) {
+          current = undefined;
+          handlers.onListening(false);
+        }
+        if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_MS).unref();
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
+      client.on('notification', (n) => {
+        if (n.channel === channel) handlers.onNotify(n.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      } catch {
+        onLost();
+        return;
+      }
+      if (stopped || lost) {
+        lost = true;
+        await client.end().catch(() => {});
+        return;
+      }
+      listening = true;
+      current = client;
+      handlers.onListening(true);
+    };
+
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const client = current;
+      current = undefined;
+      await client?.end().catch(() => {});
+    };
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,18 @@ export interface Store extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Hears NOTIFY on `channel` until the returned function is called. On a PostgreSQL server this
+   * holds a connection of its own, reconnecting while the server is away: notices sent meanwhile
+   * are lost, which onListening(false) announces; onListening(true) follows each (re)connection.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotify(payload: string): void;
+  onListening(listening: boolean): void;
 }
 
 /** The store was unreachable or went away; the HTTP layer maps this to 503. */

@@ -1,4 +1,4 @@
-import { StoreUnavailableError, type Queryable, type SqlParam, type Store } from './store.js';
+import { StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** A standalone statement, or a whole transaction (all its statements and the commit). */
 export type StoreCallKind = 'query' | 'transaction';
@@ -32,6 +32,7 @@ export function timedStore(store: Store, observe: StoreObserver): Store {
     query: <Row extends object>(sql: string, params?: readonly SqlParam[]) => timed('query', () => store.query<Row>(sql, params)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) => timed('transaction', () => store.transaction(fn)),
     exec: (sql: string) => store.exec(sql),
+    listen: (channel: string, handlers: ListenHandlers) => store.listen(channel, handlers),
     close: () => store.close(),
   } as Store;
 }

@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { watchChainHead } from '../db/chain-head-watch.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
 import { Metrics } from '../metrics.js';
 import type { Operation } from '../operations/operation.js';
@@ -11,6 +12,7 @@ import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, reg
 import { registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { goJson } from './json.js';
+import { ResponseCache, type Answer } from './response-cache.js';
 import { queryPairs } from './query.js';
 
 export interface ServerOptions {
@@ -21,7 +23,11 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** Where requests, store calls (and, from the caller, ingestion) are counted; a new registry when absent. */
   metrics?: Metrics;
+  /** Bound of the response cache (see ResponseCache); 0 turns it off. DEFAULT_RESPONSE_CACHE_BYTES when absent. */
+  responseCacheBytes?: number;
 }
+
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 2 ** 20;
 
 /** URLs are logged up to this many characters (a rejected long URL stays one readable line). */
 const LOGGED_URL_LENGTH = 2048;
@@ -41,14 +47,31 @@ function routePattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
 }
 
-function send(reply: FastifyReply, status: number, body: unknown, pretty: boolean): FastifyReply {
-  const text = pretty ? goJson(body, 2) : goJson(body);
+function sendError(reply: FastifyReply, err: ApiError, pretty = false): FastifyReply {
+  const body = err.toBody();
   // A Buffer, so that the content type stays exactly application/json (no charset appended).
-  return reply.code(status).header('content-type', 'application/json').send(Buffer.from(text));
+  return reply
+    .code(err.status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(pretty ? goJson(body, 2) : goJson(body)));
 }
 
-function sendError(reply: FastifyReply, err: ApiError, pretty = false): FastifyReply {
-  return send(reply, err.status, err.toBody(), pretty);
+function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(q + 1) : '';
+}
+
+/** ?pretty (any value) indents the JSON answer, errors included. */
+function isPretty(query: readonly [string, string][]): boolean {
+  return query.some(([k]) => k === 'pretty');
+}
+
+function isPrettyUrl(url: string): boolean {
+  try {
+    return isPretty(queryPairs(queryOf(url)));
+  } catch {
+    return false; // A query string that does not parse: its error is not indented.
+  }
 }
 
 /** The HTTP face of the service: the operations' routes and the contract's error bodies. */
@@ -56,6 +79,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const limits: Limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const metrics = opts.metrics ?? new Metrics();
   const store = metrics.instrumentStore(opts.store);
+  const cache = new ResponseCache(opts.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, metrics.onCacheOutcome);
+  metrics.watchResponseCache(cache);
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     http: { maxHeaderSize: maxHeaderSize(limits) },
@@ -103,19 +128,25 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const patterns = opts.operations.map((op) => routePattern(op.path));
 
   for (const op of opts.operations) {
+    /** The operation's answer to a request URL, formatted (?pretty indents it). */
+    const compute = async (url: string, path: Record<string, string>): Promise<Answer> => {
+      const query = queryPairs(queryOf(url));
+      checkRepeatedValues(query, op.fields, limits);
+      const result = await op.run(store, { path, query });
+      return { body: Buffer.from(isPretty(query) ? goJson(result.body, 2) : goJson(result.body)), head: result.head };
+    };
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
       const url = request.raw.url ?? '';
-      const q = url.indexOf('?');
-      const rawQuery = q >= 0 ? url.slice(q + 1) : '';
-      let pretty = false;
       try {
-        const query = queryPairs(rawQuery);
-        pretty = query.some(([k]) => k === 'pretty');
-        checkRepeatedValues(query, op.fields, limits);
-        const result = await withDeadline(op.run(store, { path: request.params as Record<string, string>, query }), limits.requestTimeoutMs);
-        if (result.head) reply.header('x-block-height', result.head.height).header('x-block-timestamp', result.head.time);
-        return send(reply, 200, result.body, pretty);
+        const answer = await withDeadline(
+          cache.answer(url, () => compute(url, request.params as Record<string, string>)),
+          limits.requestTimeoutMs,
+        );
+        if (answer.head) reply.header('x-block-height', answer.head.height).header('x-block-timestamp', answer.head.time);
+        // A Buffer, so that the content type stays exactly application/json (no charset appended).
+        return reply.code(200).header('content-type', 'application/json').send(answer.body);
       } catch (err) {
+        const pretty = isPrettyUrl(url);
         if (err instanceof ApiError) {
           if (err.status === 504) request.log.warn({ operation: op.name, timeoutMs: limits.requestTimeoutMs }, 'request timeout');
           return sendError(reply, err, pretty);
@@ -167,6 +198,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => clearInterval(reaper));
+
+  // The cache follows the store's chain head while the server runs (its reads are not requests':
+  // not timed into the store metrics).
+  if (cache.maxBytes > 0) {
+    const stopWatching = await watchChainHead(opts.store, (height) => cache.setHead(height));
+    app.addHook('onClose', stopWatching);
+  }
 
   // One log line and one metrics observation per request.
   app.addHook('onResponse', async (request, reply) => record(request, reply));

@@ -1,0 +1,191 @@
+/**
+ * The response cache through HTTP on both stores: a new block replaces cached answers at once
+ * (ingested in this process or by another one), identical requests share one query, and the
+ * memory it holds stays within its bound.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import type { Store } from '../src/db/store.js';
+import { ingestLines } from '../src/ingest/ingest.js';
+import { Metrics } from '../src/metrics.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
+import { blockLines, hex, setCreated } from './helpers/events.js';
+import { eventually, sample } from './helpers/serve.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+
+const SETS = '/api/v2/referral-sets';
+
+async function* linesOf(lines: string[]): AsyncGenerator<string> {
+  yield* lines;
+}
+
+/** A block at `height` creating a referral set newer than every fixture set. */
+function newSetBlock(height: number, setByte: string): string[] {
+  return blockLines(height, [setCreated(hex(setByte), hex('cd'), String(1_800_000_000_000_000_000n + BigInt(height)))]);
+}
+
+async function cacheCounts(url: string): Promise<Record<string, number>> {
+  const text = (await get(`${url}/metrics`)).text;
+  const counts: Record<string, number> = {};
+  for (const outcome of ['hit', 'shared', 'miss', 'bypass']) counts[outcome] = sample(text, `epochview_response_cache_requests_total{outcome="${outcome}"}`) ?? 0;
+  counts.queries = sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}') ?? 0;
+  counts.bytes = sample(text, 'epochview_response_cache_bytes') ?? 0;
+  counts.entries = sample(text, 'epochview_response_cache_entries') ?? 0;
+  return counts;
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`response cache on ${kind}`, () => {
+    let ts: TestStore;
+    let store: Store;
+    let plain: Awaited<ReturnType<typeof startServer>>;
+    before(async () => {
+      ts = await createTestStore(kind);
+      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+      store = await ts.open();
+      // The truth to compare with: a server without cache on the same store.
+      plain = await startServer(store, { responseCacheBytes: 0 });
+    });
+    after(async () => {
+      await plain?.close();
+      await store?.close();
+      await ts?.drop();
+    });
+
+    test('a repeated request is a hit until a block is applied, then the new head is answered', async () => {
+      const metrics = new Metrics();
+      const srv = await startServer(store, { metrics });
+      try {
+        const url = `${SETS}?pagination.first=2`;
+        const first = await get(srv.url + url);
+        assert.equal(first.status, 200);
+        const again = await get(srv.url + url);
+        assert.equal(again.text, first.text);
+        assert.equal(again.headers.get('x-block-height'), first.headers.get('x-block-height'));
+        const counts = await cacheCounts(srv.url);
+        assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.queries, counts.entries], [1, 0, 1, 0, 1, 1]);
+
+        const height = Number(first.headers.get('x-block-height')) + 1;
+        await ingestLines(store, linesOf(newSetBlock(height, 'a1')));
+        await eventually('the new head answered', async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height), 5000);
+        const now = await get(srv.url + url);
+        assert.equal(now.text, (await get(plain.url + url)).text);
+        assert.equal((now.body as any).referralSets.edges[0].node.id, hex('a1'));
+        assert.notEqual(now.text, first.text);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('identical requests in flight share one store query', async () => {
+      const metrics = new Metrics();
+      const srv = await startServer(store, { metrics });
+      try {
+        const url = `${srv.url}${SETS}?pagination.first=4`;
+        const answers = await Promise.all(Array.from({ length: 20 }, () => get(url)));
+        const expected = (await get(plain.url + `${SETS}?pagination.first=4`)).text;
+        for (const a of answers) assert.equal(a.text, expected);
+        const counts = await cacheCounts(srv.url);
+        assert.equal(counts.miss, 1);
+        assert.equal(counts.hit! + counts.shared!, 19);
+        assert.equal(counts.queries, 1);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('the memory held stays within the bound, least recently used answers leaving first', async () => {
+      const metrics = new Metrics();
+      const bound = 16_384;
+      const srv = await startServer(store, { metrics, responseCacheBytes: bound });
+      try {
+        const urls = Array.from({ length: 12 }, (_, i) => `${SETS}?pagination.first=${i + 1}`);
+        for (const u of urls) assert.equal((await get(srv.url + u)).status, 200);
+        const filled = await cacheCounts(srv.url);
+        assert.equal(filled.miss, 12);
+        assert.ok(filled.bytes! > 0 && filled.bytes! <= bound, `${filled.bytes} bytes held`);
+        assert.ok(filled.entries! >= 1 && filled.entries! < 12, `${filled.entries} entries`);
+        // The newest is still there, the oldest is not.
+        assert.equal((await get(srv.url + urls[11])).text, (await get(plain.url + urls[11])).text);
+        assert.equal((await get(srv.url + urls[0])).text, (await get(plain.url + urls[0])).text);
+        const after = await cacheCounts(srv.url);
+        assert.equal(after.hit! - filled.hit!, 1);
+        assert.equal(after.miss! - filled.miss!, 1);
+        assert.ok(after.bytes! <= bound);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('errors are not cached: a bad request is judged again each time', async () => {
+      const metrics = new Metrics();
+      const srv = await startServer(store, { metrics });
+      try {
+        for (let i = 0; i < 2; i++) {
+          const res = await get(`${srv.url}${SETS}?pagination.first=x`);
+          assert.equal(res.status, 400);
+        }
+        const counts = await cacheCounts(srv.url);
+        assert.equal(counts.entries, 0);
+        assert.equal(counts.hit, 0);
+      } finally {
+        await srv.close();
+      }
+    });
+  });
+}
+
+describe('response cache on the PostgreSQL server, written by another process', { skip: !STORE_KINDS.includes('postgres') }, () => {
+  let ts: TestStore;
+  let store: Store;
+  before(async () => {
+    ts = await createTestStore('postgres');
+    assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+    store = await ts.open();
+  });
+  after(async () => {
+    await store?.close();
+    await ts?.drop();
+  });
+
+  const ingestBlock = async (lines: string[]) => {
+    const res = await runCli(['ingest', '-', ...ts.args], { stdin: lines.join('\n') + '\n' });
+    assert.equal(res.code, 0, res.stderr);
+  };
+
+  test('a block committed by `epochview ingest` is answered at once, and after the listening connection was lost', async () => {
+    const srv = await startServer(store);
+    const admin = new pg.Client({ connectionString: ts.databaseUrl });
+    await admin.connect();
+    try {
+      const url = `${srv.url}${SETS}?pagination.first=1`;
+      const before = await get(url);
+      assert.equal((await get(url)).text, before.text);
+      const height = Number(before.headers.get('x-block-height'));
+
+      await ingestBlock(newSetBlock(height + 1, 'b1'));
+      await eventually('the block of the other process', async () => (await get(url)).headers.get('x-block-height') === String(height + 1), 5000);
+      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b1'));
+
+      // Cut the listening connection, then commit a block whose notice nobody hears.
+      const cut = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);
+      assert.equal(cut.rowCount, 1);
+      await ingestBlock(newSetBlock(height + 2, 'b2'));
+      await eventually('the block committed while not listening', async () => (await get(url)).headers.get('x-block-height') === String(height + 2), 5000);
+      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b2'));
+      // Listening again: the notices of later blocks are heard.
+      await eventually('listening again', async () => {
+        const r = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);
+        return r.rows[0].n === 1;
+      });
+      await ingestBlock(newSetBlock(height + 3, 'b3'));
+      await eventually('the next block', async () => (await get(url)).headers.get('x-block-height') === String(height + 3), 5000);
+      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b3'));
+    } finally {
+      await admin.end();
+      await srv.close();
+    }
+  });
+});

@@ -35,3 +35,10 @@ export function formatId(hex: string): string {
 export function badIdMessage(text: string): string {
   return `decoding '${text}': not a valid hex id (or well known exception)`;
 }
+
+/** The lowercase hex of an id, else the error `invalid` makes of the data-node's message. */
+export function requireId(text: string, invalid: (message: string) => Error): string {
+  const id = parseId(text);
+  if (id === undefined) throw invalid(badIdMessage(text));
+  return id;
+}

@@ -1,4 +1,4 @@
-import { badIdMessage, formatId, parseId } from '../../ids.js';
+import { formatId, requireId } from '../../ids.js';
 import { DETAIL, invalidArgument } from '../../http/errors.js';
 import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
 import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
@@ -22,9 +22,7 @@ const ERROR_MESSAGE = 'failed to get summary';
 function checkedIds(texts: readonly string[], what: 'asset' | 'market'): string[] {
   const ids = new Set<string>();
   for (const text of texts) {
-    const id = parseId(text);
-    if (id === undefined) throw invalidArgument(DETAIL.epochSummaries, ERROR_MESSAGE, `could not decode ${what} ID: ${badIdMessage(text)}`);
-    ids.add(id);
+    ids.add(requireId(text, (message) => invalidArgument(DETAIL.epochSummaries, ERROR_MESSAGE, `could not decode ${what} ID: ${message}`)));
   }
   return [...ids];
 }

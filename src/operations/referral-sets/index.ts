@@ -1,4 +1,4 @@
-import { badIdMessage, formatId, parseId } from '../../ids.js';
+import { formatId, requireId } from '../../ids.js';
 import { DETAIL, invalidArgument } from '../../http/errors.js';
 import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
 import { cursorField, decodeCursorObject, encodeCursor, formatRfc3339Nanos, CursorError, parseRfc3339Nanos } from '../../pagination/cursor.js';
@@ -36,11 +36,7 @@ function encodePosition(createdAt: bigint | string, id: string): string {
   return encodeCursor(`{"CreatedAt":"${formatRfc3339Nanos(createdAt)}","ID":"${id}"}`);
 }
 
-function checkedId(text: string): string {
-  const id = parseId(text);
-  if (id === undefined) throw invalidArgument(DETAIL.referralSets, badIdMessage(text));
-  return id;
-}
+const checkedId = (text: string) => requireId(text, (message) => invalidArgument(DETAIL.referralSets, message));
 
 interface Row {
   id: string;

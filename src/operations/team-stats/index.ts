@@ -1,4 +1,4 @@
-import { badIdMessage, formatId, parseId } from '../../ids.js';
+import { formatId, requireId } from '../../ids.js';
 import { DETAIL, invalidArgument } from '../../http/errors.js';
 import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
 import { cursorField, decodeCursorObject, encodeCursor } from '../../pagination/cursor.js';
@@ -29,11 +29,7 @@ function encodePosition(party: string): string {
   return encodeCursor(`{"ID":"${formatId(party)}"}`);
 }
 
-function checkedId(text: string): string {
-  const id = parseId(text);
-  if (id === undefined) throw invalidArgument(DETAIL.teamStats, ERROR_MESSAGE, badIdMessage(text));
-  return id;
-}
+const checkedId = (text: string) => requireId(text, (message) => invalidArgument(DETAIL.teamStats, ERROR_MESSAGE, message));
 
 /** A page row's node as JSON text: ids hex, numbers decimal text, so nothing needs escaping. */
 function nodeJson(r: TeamStatsRow): string {

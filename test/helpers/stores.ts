@@ -37,6 +37,24 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 
 let counter = 0;
 
+/** Test databases older than this were left by an interrupted run (their names carry the time). */
+const STALE_MS = 3 * 3600 * 1000;
+let staleDropped: Promise<void> | undefined;
+
+/** Drops the test databases interrupted runs left on the shared server, once per process. */
+function dropStaleDatabases(): Promise<void> {
+  staleDropped ??= admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'epochview\\_test\\_%'`);
+    for (const { datname } of rows) {
+      const created = parseInt(datname.split('_')[3] ?? '', 36);
+      if (Number.isFinite(created) && Date.now() - created > STALE_MS) {
+        await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+      }
+    }
+  });
+  return staleDropped;
+}
+
 export async function createTestStore(kind: StoreKind): Promise<TestStore> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'epochview-test-'));
@@ -48,6 +66,7 @@ export async function createTestStore(kind: StoreKind): Promise<TestStore> {
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
+  await dropStaleDatabases();
   const name = `epochview_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(ADMIN_URL);

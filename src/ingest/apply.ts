@@ -354,32 +354,21 @@ class BatchChanges {
   private async writeStats(tx: Queryable): Promise<void> {
     if (this.stats.size === 0) return;
     const rows = [...this.stats.values()];
-    // Team statistics set the volume; rewards only add. Rows of each sort get their own upsert.
-    for (const withVolume of [true, false]) {
-      const part = rows.filter((r) => (r.volume !== null) === withVolume);
-      if (part.length === 0) continue;
-      await tx.query(
-        `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards, games)
-         SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r,
-                -- Most rows (team statistics) have no games: no subquery run for those.
-                CASE WHEN gs = '' THEN '{}'::bytea[]
-                     ELSE ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1) END
-           FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[], $6::text[]) AS u(tm, p, e, v, r, gs)
-         ON CONFLICT (team_id, party, epoch) DO UPDATE SET
-           ${withVolume ? 'quantum_volume = excluded.quantum_volume,' : ''}
-           quantum_rewards = t.quantum_rewards + excluded.quantum_rewards,
-           games = CASE WHEN cardinality(excluded.games) = 0 THEN t.games
-                        ELSE ARRAY(SELECT DISTINCT g FROM unnest(t.games || excluded.games) AS g ORDER BY 1) END`,
-        [
-          part.map((r) => r.teamId),
-          part.map((r) => r.party),
-          part.map((r) => String(r.epoch)),
-          part.map((r) => String(r.volume ?? 0n)),
-          part.map((r) => String(r.rewards)),
-          part.map((r) => [...r.games].join(',')),
-        ],
-      );
-    }
+    // A row newer than its team's latest epoch in team_epochs (which holds the team and epoch of
+    // every row) cannot exist yet: nearly all rows while catching up. Those are plain inserts;
+    // checking for a conflict costs another index descent per row, a good part of the write. A
+    // row thought new that did exist would fail the transaction, never merge wrongly.
+    const latest = await latestTeamEpochs(tx, [...new Set(rows.map((r) => r.teamId))]);
+    const isNew = (r: { teamId: string; epoch: bigint }) => {
+      const epoch = latest.get(r.teamId);
+      return epoch === undefined || r.epoch > epoch;
+    };
+    await insertStats(tx, rows.filter(isNew), 'insert');
+    // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
+    const old = rows.filter((r) => !isNew(r));
+    await insertStats(tx, old.filter((r) => r.volume !== null), 'set volume');
+    await insertStats(tx, old.filter((r) => r.volume === null), 'add rewards');
+
     const epochs = new Map<string, { teamId: string; epoch: bigint }>();
     const parties = new Map<string, { teamId: string; party: string; first: bigint; last: bigint }>();
     for (const r of rows) {
@@ -393,17 +382,24 @@ class BatchChanges {
       }
     }
     const e = [...epochs.values()];
-    await tx.query(
-      `INSERT INTO team_epochs (team_id, epoch) SELECT decode(t, 'hex'), e FROM unnest($1::text[], $2::int8[]) AS u(t, e)
-       ON CONFLICT DO NOTHING`,
-      [e.map((x) => x.teamId), e.map((x) => String(x.epoch))],
-    );
+    for (const fresh of [true, false]) {
+      const part = e.filter((x) => isNew(x) === fresh);
+      if (part.length === 0) continue;
+      await tx.query(
+        `INSERT INTO team_epochs (team_id, epoch) SELECT decode(t, 'hex'), e FROM unnest($1::text[], $2::int8[]) AS u(t, e)
+         ${fresh ? '' : 'ON CONFLICT DO NOTHING'}`,
+        [part.map((x) => x.teamId), part.map((x) => String(x.epoch))],
+      );
+    }
     const p = [...parties.values()];
     await tx.query(
       `INSERT INTO team_parties AS tp (team_id, party, first_epoch, last_epoch)
        SELECT decode(t, 'hex'), decode(p, 'hex'), f, l FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[]) AS u(t, p, f, l)
        ON CONFLICT (team_id, party) DO UPDATE SET first_epoch = least(tp.first_epoch, excluded.first_epoch),
-                                                  last_epoch = greatest(tp.last_epoch, excluded.last_epoch)`,
+                                                  last_epoch = greatest(tp.last_epoch, excluded.last_epoch)
+         -- A span that does not grow (rewards of an epoch whose statistics came in an earlier
+         -- batch) is left as it is: no new row version, which costs as much as an insert here.
+         WHERE excluded.first_epoch < tp.first_epoch OR excluded.last_epoch > tp.last_epoch`,
       [p.map((x) => x.teamId), p.map((x) => x.party), p.map((x) => String(x.first)), p.map((x) => String(x.last))],
     );
   }
@@ -419,4 +415,49 @@ class BatchChanges {
       [s.map((x) => String(x.epoch)), s.map((x) => x.asset), s.map((x) => x.rewardType), s.map((x) => String(x.amount))],
     );
   }
+}
+
+/** Each given team's latest epoch in team_epochs; teams without rows are absent. */
+async function latestTeamEpochs(tx: Queryable, teamIds: string[]): Promise<Map<string, bigint>> {
+  const rows = await tx.query<{ team_id: string; epoch: string }>(
+    `SELECT x AS team_id, (SELECT max(epoch) FROM team_epochs WHERE team_id = decode(x, 'hex'))::text AS epoch
+       FROM unnest($1::text[]) AS x`,
+    [teamIds],
+  );
+  const latest = new Map<string, bigint>();
+  for (const r of rows) if (r.epoch !== null) latest.set(r.team_id, BigInt(r.epoch));
+  return latest;
+}
+
+/**
+ * Writes team member statistics rows: 'insert' for rows known not to exist, or an upsert that
+ * either sets the volume (team statistics, the last one wins) or leaves it (rewards only add).
+ */
+async function insertStats(tx: Queryable, rows: StatsDelta[], mode: 'insert' | 'set volume' | 'add rewards'): Promise<void> {
+  if (rows.length === 0) return;
+  const conflict =
+    mode === 'insert'
+      ? ''
+      : `ON CONFLICT (team_id, party, epoch) DO UPDATE SET
+           ${mode === 'set volume' ? 'quantum_volume = excluded.quantum_volume,' : ''}
+           quantum_rewards = t.quantum_rewards + excluded.quantum_rewards,
+           games = CASE WHEN cardinality(excluded.games) = 0 THEN t.games
+                        ELSE ARRAY(SELECT DISTINCT g FROM unnest(t.games || excluded.games) AS g ORDER BY 1) END`;
+  await tx.query(
+    `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards, games)
+     SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r,
+            -- Most rows (team statistics) have no games: no subquery run for those.
+            CASE WHEN gs = '' THEN '{}'::bytea[]
+                 ELSE ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1) END
+       FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[], $6::text[]) AS u(tm, p, e, v, r, gs)
+     ${conflict}`,
+    [
+      rows.map((r) => r.teamId),
+      rows.map((r) => r.party),
+      rows.map((r) => String(r.epoch)),
+      rows.map((r) => String(r.volume ?? 0n)),
+      rows.map((r) => String(r.rewards)),
+      rows.map((r) => [...r.games].join(',')),
+    ],
+  );
 }

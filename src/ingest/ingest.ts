@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../db/store.js';
 import { applyBlocks, countEvents } from './apply.js';
 import { BlockAssembler, type Block } from './blocks.js';
@@ -45,25 +46,29 @@ export interface IngestSummary {
 
 /**
  * Applied events between two vacuums while ingesting (see Ingester.maintain): of the tables
- * whose rows are updated all the time (small, so this is quick), and, less often, of all of them
- * with ANALYZE.
+ * whose rows are updated all the time (small, so this is quick), and, less often, with ANALYZE,
+ * of the growing tables too.
  */
 export const VACUUM_UPDATED_EVENTS = 100_000;
 export const MAINTENANCE_EVENTS = 1_000_000;
 
-/** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, summaries, the head. */
-const UPDATED_TABLES = [
-  'chain_head',
-  'ingest_counters',
-  'referral_sets',
-  'referral_set_referees',
-  'teams',
-  'team_members',
-  'game_scopes',
-  'team_parties',
-  'epoch_reward_summaries',
-];
-/** The rest: the big ones, rows mostly inserted. */
+/** Input lines decoded between two turns of the event loop while ingesting (see ingestLines). */
+const LINES_PER_TURN = 200;
+
+/** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, the head. */
+const UPDATED_TABLES = ['chain_head', 'ingest_counters', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties'];
+/**
+ * Tables that grow with the chain while some of their rows are updated (a referee moving to
+ * another set, the summaries of the epoch in progress): vacuumed with the periodic maintenance
+ * only, since a vacuum of a table with dead rows reads all its indexes.
+ */
+const GROWING_TABLES = ['referral_set_referees', 'epoch_reward_summaries'];
+/**
+ * The big tables, rows inserted: ingestion reads them by key only, so it needs neither their
+ * statistics nor their vacuum, which read them whole (seconds each at mainnet size). They are
+ * maintained each time the events applied have doubled and at the end of an ingest, so the work
+ * stays in proportion to the data instead of growing with its square.
+ */
 const INSERTED_TABLES = ['team_member_stats', 'team_epochs'];
 
 export async function readCheckpoint(store: Store): Promise<bigint | null> {
@@ -92,6 +97,8 @@ export class Ingester {
   /** Applied events since the read models were last vacuumed and analyzed, and since the updated tables were vacuumed. */
   private sinceMaintenance = 0;
   private sinceVacuum = 0;
+  /** Events applied when INSERTED_TABLES were last maintained. */
+  private insertedMaintainedAt = 0;
 
   private constructor(
     private readonly store: Store,
@@ -175,22 +182,29 @@ export class Ingester {
   }
 
   /**
-   * VACUUM (ANALYZE) of the read models when at least `minEvents` were applied since the last
-   * one. Catching up updates some rows every epoch (each active party's span in team_parties,
-   * set sizes, summaries): without vacuum their tables and indexes bloat (team_parties reached
-   * 300 MB for 68k rows on the mainnet demo chain), and pages stop fitting in the cache. A
-   * server's autovacuum may be off or slow to start, and the embedded store has none at all.
-   * The planner also needs statistics of tables that were empty when ingestion started.
+   * VACUUM (ANALYZE) of all the read models when at least `minEvents` were applied since the
+   * big inserted tables were last maintained (the end of an ingest). Catching up updates some
+   * rows every epoch (each active party's span in team_parties, set sizes, summaries): without
+   * vacuum their tables and indexes bloat (team_parties reached 300 MB for 68k rows on the
+   * mainnet demo chain), and pages stop fitting in the cache. A server's autovacuum may be off
+   * or slow to start, and the embedded store has none at all. The planner also needs statistics
+   * of tables that were empty when ingestion started.
    */
   async maintain(minEvents = MAINTENANCE_EVENTS): Promise<void> {
     await this.settle();
-    if (this.sinceMaintenance >= minEvents) await this.vacuum();
+    if (this.appliedEvents - this.insertedMaintainedAt >= minEvents) await this.vacuum(true);
   }
 
-  private async vacuum(): Promise<void> {
+  /** VACUUM (ANALYZE) of the read models; of the big inserted ones when asked or once the events applied have doubled. */
+  private async vacuum(withInserted: boolean): Promise<void> {
     this.sinceMaintenance = 0;
     this.sinceVacuum = 0;
-    await this.store.exec(`VACUUM (ANALYZE) ${[...UPDATED_TABLES, ...INSERTED_TABLES].join(', ')}`);
+    const tables = [...UPDATED_TABLES, ...GROWING_TABLES];
+    if (withInserted || this.appliedEvents >= 2 * this.insertedMaintainedAt) {
+      this.insertedMaintainedAt = this.appliedEvents;
+      tables.push(...INSERTED_TABLES);
+    }
+    await this.store.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
   }
 
   /** Applies all queued blocks in one transaction; on failure they are queued again, in front. */
@@ -223,7 +237,7 @@ export class Ingester {
       this.sinceVacuum += n;
     }
     // Not maintain(): that waits for the transaction in flight, which may be this one.
-    if (this.sinceMaintenance >= MAINTENANCE_EVENTS) await this.vacuum();
+    if (this.sinceMaintenance >= MAINTENANCE_EVENTS) await this.vacuum(false);
     else if (this.sinceVacuum >= VACUUM_UPDATED_EVENTS) {
       this.sinceVacuum = 0;
       await this.store.exec(`VACUUM ${UPDATED_TABLES.join(', ')}`);
@@ -275,10 +289,18 @@ export async function ingestLines(store: Store, lines: AsyncIterable<string>, op
   const started = performance.now();
   const ingester = await Ingester.open(store, opts);
   let lastReport = started;
+  let linesThisTurn = 0;
   try {
     for await (const text of lines) {
       ingester.push(text);
       if (ingester.batchFull) await ingester.flushAhead();
+      // Lines buffered from the input are decoded in microtasks, so the store's replies to the
+      // transaction in flight (flushAhead) are only read when the buffer runs dry: one statement
+      // per chunk of input (1 MB) decoded, which left the writes far behind the decoding.
+      if (++linesThisTurn === LINES_PER_TURN) {
+        linesThisTurn = 0;
+        await nextTurn();
+      }
       if (opts.onProgress) {
         const now = performance.now();
         if (now - lastReport >= 1000) {

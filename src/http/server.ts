@@ -199,8 +199,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   app.addHook('onClose', async () => clearInterval(reaper));
 
-  // The cache follows the store's chain head while the server runs (its reads are not requests':
-  // not timed into the store metrics).
+  // The cache follows the store's chain head while the server runs. Its head reads go to the
+  // store as given: when the caller timed it already (serve does), they are counted too.
   if (cache.maxBytes > 0) {
     const stopWatching = await watchChainHead(opts.store, (height) => cache.setHead(height));
     app.addHook('onClose', stopWatching);

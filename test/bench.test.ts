@@ -4,7 +4,6 @@
  * per measurement, so that the harness cannot rot unnoticed.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,22 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { runLoad } from '../bench/load.js';
 import { renderMarkdown, type PageMeasurement, type RunResult } from '../bench/report.js';
 import { SCENARIO_IDS } from '../bench/scenarios.js';
+import { runNode, type CliResult } from './helpers/cli.js';
 import { STORE_KINDS } from './helpers/stores.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'epochview-bench-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'run.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<CliResult> {
+  return runNode(['--import', 'tsx', join(ROOT, 'bench', 'run.ts'), ...args], { cwd: ROOT });
 }
 
 // The server when the suite has it (quicker to start than PGlite), else PGlite.

@@ -319,6 +319,8 @@ for (const kind of STORE_KINDS) {
     for (const [name, json] of [
       ['epoch as a string', '{"epoch_id":"3"}'],
       ['fractional epoch', '{"epoch_id":2.5}'],
+      ['whole epoch with a fraction (Go takes no 3.0 for an integer)', '{"epoch_id":3.0}'],
+      ['whole epoch with an exponent', '{"epoch_id":3e0}'],
       ['negative epoch (uint64 in the reference)', '{"epoch_id":-1}'],
       ['epoch beyond 64 bits', '{"epoch_id":1e30}'],
       ['asset not hex', '{"epoch_id":3,"asset_id":"FBTC"}'],

@@ -1,4 +1,5 @@
 import { parseId } from '../ids.js';
+import { quoteNumbers } from '../json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
 
 /**
@@ -12,6 +13,7 @@ export function encodeCursor(json: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const FRACTION_OR_EXPONENT = /[.eE]/;
 
 /** Why a cursor could not be used; the text goes after "failed to decode <which> cursor: ". */
 export class CursorError extends Error {}
@@ -28,7 +30,11 @@ export function decodeCursorObject(cursor: string): Map<string, unknown> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    const text = bytes.toString('utf8');
+    value = JSON.parse(text);
+    // Then a fraction or exponent (1.0, 1e2) is read as text: Go does not decode such a literal
+    // into an integer field, and no cursor field is a float (a decimal amount may be a string).
+    if (FRACTION_OR_EXPONENT.test(text)) value = JSON.parse(quoteNumbers(text, (literal) => FRACTION_OR_EXPONENT.test(literal)));
   } catch {
     throw new CursorError('invalid cursor');
   }
@@ -60,7 +66,7 @@ export const cursorField = {
   int64(fields: Map<string, unknown>, key: string): bigint {
     const v = fields.get(key.toLowerCase());
     if (v === undefined || v === null) return 0n;
-    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 2 ** 63) throw new CursorError('invalid cursor');
+    if (typeof v !== 'number' || Math.abs(v) > 2 ** 63) throw new CursorError('invalid cursor');
     return BigInt(v);
   },
 };

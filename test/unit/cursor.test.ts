@@ -27,6 +27,13 @@ test('cursor JSON: byte-identical encoding, case-insensitive keys, zero values, 
   const invalid = (c: string, read: (f: Map<string, unknown>) => unknown) => assert.throws(() => read(decodeCursorObject(c)), (e: Error) => e instanceof CursorError && e.message === 'invalid cursor');
   invalid(encodeCursor('{"epoch_id":1.5}'), (f) => cursorField.int64(f, 'epoch_id'));
   invalid(encodeCursor('{"epoch_id":"1"}'), (f) => cursorField.int64(f, 'epoch_id'));
+  // Go decodes neither spelling into an int64, though each names a whole number.
+  invalid(encodeCursor('{"epoch_id":1.0}'), (f) => cursorField.int64(f, 'epoch_id'));
+  invalid(encodeCursor('{"epoch_id":1e2}'), (f) => cursorField.int64(f, 'epoch_id'));
+  // Elsewhere such literals are fine, inside strings untouched; a malformed one is still no JSON.
+  assert.equal(cursorField.int64(decodeCursorObject(encodeCursor('{"other":1.0e2,"s":"1.5","epoch_id":7}')), 'epoch_id'), 7n);
+  assert.equal(cursorField.string(decodeCursorObject(encodeCursor('{"s":"a 1.0 \\" 2e3"}')), 's'), 'a 1.0 " 2e3');
+  invalid(encodeCursor('{"other":1.2.3,"epoch_id":7}'), () => 0);
   invalid(encodeCursor('{"ID":"zz"}'), (f) => cursorField.id(f, 'ID'));
   invalid(encodeCursor('[1,2]'), () => 0);
   invalid(encodeCursor('not json'), () => 0);

@@ -22,6 +22,8 @@ function block(height: number): string {
   return blockLines(height, payloads).join('\n') + '\n';
 }
 
+const LINES_PER_BLOCK = block(BASE).split('\n').length - 1;
+
 interface View {
   height: number | null;
   sets: { id: string; totalMembers: string }[];
@@ -116,6 +118,27 @@ for (const kind of STORE_KINDS) {
       } finally {
         await serve.stop();
         await ts.drop();
+      }
+    });
+
+    test('a line without a newline within 128 MiB stops following with a clear message; the blocks before it are applied', { timeout: 120_000 }, async () => {
+      const ts = await createTestStore(kind);
+      const file = join(tmp, `no-newline-${kind}.ndjson`);
+      writeFileSync(file, block(BASE) + block(BASE + 1));
+      appendFileSync(file, Buffer.alloc(128 * 2 ** 20 + 1, 'x'));
+      const serve = await startServe([...ts.args, '--follow', file, '--log-level', 'warn'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
+      try {
+        await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
+        const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
+        assert.equal(bad.err, `line ${2 * LINES_PER_BLOCK + 1}: no newline within 128 MiB: not an event line`);
+        assert.equal(bad.checkpoint, String(BASE + 1));
+        assert.equal((await view(serve.url)).height, BASE + 1);
+        assertWholeBlocks(await view(serve.url));
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+        rmSync(file, { force: true });
       }
     });
   });

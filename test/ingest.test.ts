@@ -3,7 +3,7 @@
  * input shape, idempotence, resume after a failure, block atomicity and bad-input messages.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -209,6 +209,18 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, /warning: block 2 \(line 4\) has no endBlock; not applied/);
       assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01']);
+    });
+
+    test('input without a newline within 128 MiB stops with a clear message; the blocks before it are applied', async () => {
+      const s = await fresh();
+      const blocks = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))])];
+      const path = join(tmp, `no-newline-${kind}.ndjson`);
+      writeFileSync(path, blocks.join('\n') + '\n');
+      appendFileSync(path, Buffer.alloc(128 * 2 ** 20 + 1, 'x'));
+      const res = await ingest(s, path);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr, new RegExp(`^error: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'));
+      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
     });
 
     const badInputs: [string, string, RegExp][] = [

@@ -4,6 +4,17 @@ import { ACCOUNT_TYPE, BUS_EVENT_TYPE, ENTITY_SCOPE, EPOCH_ACTION, enumName } fr
 import { PAYLOAD_TYPES, type BlockMarker, type ChainEvent, type DecodedEvent } from './events.js';
 import { parseJsonLine } from './json-line.js';
 
+/**
+ * No event line is anywhere near this long. Input without newlines (a binary file, one huge
+ * JSON array) stops here with a clear error instead of filling memory.
+ */
+export const MAX_LINE_BYTES = 128 * 2 ** 20;
+
+/** The error for a line over MAX_LINE_BYTES, numbered as the Ingester numbers lines. */
+export function lineTooLong(line: number): IngestInputError {
+  return new IngestInputError(line, undefined, undefined, `no newline within ${MAX_LINE_BYTES / 2 ** 20} MiB: not an event line`);
+}
+
 /** Bad input: says which line, which event and which field, and why. */
 export class IngestInputError extends Error {
   override name = 'IngestInputError';

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { StoreUnavailableError, type Store } from '../db/store.js';
-import { IngestInputError } from './decode.js';
+import { IngestInputError, lineTooLong, MAX_LINE_BYTES } from './decode.js';
 import { Ingester, type IngestOptions } from './ingest.js';
 
 export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
@@ -135,11 +135,18 @@ export class FileFollower {
       await handle.close();
     }
     this.offset += bytesRead;
-    const lines = (this.partial + this.decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+    // Only the new text is split: a long partial line is not scanned again at every read.
+    const lines = this.decoder.write(buffer.subarray(0, bytesRead)).split('\n');
+    lines[0] = this.partial + lines[0]!;
     this.partial = lines.pop()!;
     this.lines = lines;
     this.next = 0;
     await this.consume();
+    // (Characters, at most as many as its bytes.)
+    if (this.partial.length > MAX_LINE_BYTES) {
+      await this.ingester.flush();
+      throw lineTooLong(this.ingester.linesPushed + 1);
+    }
     return true;
   }
 

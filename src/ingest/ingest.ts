@@ -127,6 +127,11 @@ export class Ingester {
     }
   }
 
+  /** Lines pushed so far: the next line is number linesPushed + 1. */
+  get linesPushed(): number {
+    return this.lineNo;
+  }
+
   /** Whether enough events are queued for a transaction. */
   get batchFull(): boolean {
     return this.pendingEvents >= this.batchEvents;

@@ -1,7 +1,8 @@
 /**
  * The ceiling of a scenario: the service's own HTTP stack (buildServer: the same Fastify
  * options, CORS, compression, logger and per-request log line) answering from memory with the
- * exact bytes and headers the real service gave for that URL. It never touches a store.
+ * exact bytes and headers the real service gave for that URL (gzipped once, as the service
+ * does with a cached answer, when the client asks for gzip). It never touches a store.
  *
  *   node --import tsx bench/ceiling-server.ts <port> <recorded.json> [log level]
  *
@@ -10,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { OPERATIONS } from '../src/app.js';
 import type { Store } from '../src/db/store.js';
+import { gzipAsync, sendsGzip } from '../src/http/compression.js';
 import { buildServer } from '../src/http/server.js';
 import { createLogger } from '../src/log.js';
 
@@ -25,7 +27,7 @@ if (!portText || !file) {
   process.exit(2);
 }
 const recorded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, RecordedResponse>;
-const responses = new Map(Object.entries(recorded).map(([url, r]) => [url, { ...r, body: Buffer.from(r.body, 'base64') }]));
+const responses = new Map(Object.entries(recorded).map(([url, r]) => [url, { ...r, body: Buffer.from(r.body, 'base64'), gzipped: undefined as Promise<Buffer> | undefined }]));
 
 const noStore: Store = {
   kind: 'postgres',
@@ -45,6 +47,8 @@ app.addHook('onRequest', async (request, reply) => {
   if (!r) return;
   reply.code(r.status);
   for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
+  // As the API routes send a cached answer: gzipped once, then from memory.
+  if (sendsGzip(request.headers, r.body)) return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(await (r.gzipped ??= gzipAsync(r.body)));
   return reply.send(r.body);
 });
 await app.listen({ port: Number(portText), host: '127.0.0.1' });

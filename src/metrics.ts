@@ -74,7 +74,7 @@ export class Metrics {
 
   readonly cacheBytes: Gauge = new Gauge({
     name: 'epochview_response_cache_bytes',
-    help: 'Bytes the response cache holds (bodies, URLs and an estimate of their overhead)',
+    help: 'Bytes the response cache holds (bodies, gzipped bodies once sent, URLs and an estimate of their overhead)',
     registers: [this.registry],
     collect: (): void => this.cacheBytes.set(this.cacheSize().bytes),
   });

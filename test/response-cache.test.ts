@@ -4,6 +4,8 @@
  * memory it holds stays within its bound.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../src/db/store.js';
@@ -24,6 +26,20 @@ async function* linesOf(lines: string[]): AsyncGenerator<string> {
 /** A block at `height` creating a referral set newer than every fixture set. */
 function newSetBlock(height: number, setByte: string): string[] {
   return blockLines(height, [setCreated(hex(setByte), hex('cd'), String(1_800_000_000_000_000_000n + BigInt(height)))]);
+}
+
+/** A GET whose body is read as sent: fetch would decode it. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; vary: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }
 
 async function cacheCounts(url: string): Promise<Record<string, number>> {
@@ -114,6 +130,50 @@ for (const kind of STORE_KINDS) {
         assert.equal(after.hit! - filled.hit!, 1);
         assert.equal(after.miss! - filled.miss!, 1);
         assert.ok(after.bytes! <= bound);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    test('gzip: a cached answer is gzipped once, with the encoding @fastify/compress would choose', async () => {
+      const metrics = new Metrics();
+      const srv = await startServer(store, { metrics });
+      try {
+        const url = SETS; // 13 sets: over the 1,024 bytes from which answers are compressed.
+        const identity = await rawGet(plain.url + url, {});
+        assert.equal(identity.encoding, undefined);
+        assert.ok(identity.body.length >= 1024, `${identity.body.length} bytes`);
+        const cases: [Record<string, string>, string | undefined][] = [
+          [{ 'accept-encoding': 'gzip' }, 'gzip'],
+          [{ 'accept-encoding': 'gzip, deflate, br' }, 'gzip'],
+          [{ 'accept-encoding': 'x-gzip' }, 'gzip'],
+          [{ 'accept-encoding': '*' }, 'gzip'],
+          [{ 'accept-encoding': 'deflate' }, 'deflate'],
+          [{ 'accept-encoding': 'deflate, gzip;q=0.5' }, 'deflate'],
+          [{ 'accept-encoding': 'identity' }, undefined],
+          [{ 'accept-encoding': 'br' }, undefined],
+          [{ 'accept-encoding': 'gzip', 'x-no-compression': '1' }, undefined],
+        ];
+        for (const [headers, encoding] of cases) {
+          for (const server of [srv, plain]) {
+            const res = await rawGet(server.url + url, headers);
+            assert.equal(res.status, 200);
+            assert.equal(res.encoding, encoding, JSON.stringify(headers));
+            assert.equal(res.vary, encoding ? 'accept-encoding' : undefined, JSON.stringify(headers));
+            const decoded = encoding === 'gzip' ? gunzipSync(res.body) : encoding === 'deflate' ? inflateSync(res.body) : res.body;
+            assert.deepEqual(decoded, identity.body, JSON.stringify(headers));
+          }
+        }
+        // The gzipped bytes are held beside the body: the same bytes each time, counted once.
+        const held = (await cacheCounts(srv.url)).bytes!;
+        const a = await rawGet(srv.url + url, { 'accept-encoding': 'gzip' });
+        const b = await rawGet(srv.url + url, { 'accept-encoding': 'gzip' });
+        assert.deepEqual(a.body, b.body);
+        assert.equal((await cacheCounts(srv.url)).bytes, held);
+        // A body under 1,024 bytes goes as it is.
+        const small = await rawGet(`${srv.url}${SETS}?pagination.first=1`, { 'accept-encoding': 'gzip' });
+        assert.equal(small.encoding, undefined);
+        assert.ok(small.body.length < 1024);
       } finally {
         await srv.close();
       }

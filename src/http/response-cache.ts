@@ -1,4 +1,5 @@
 import type { ChainHead } from '../pagination/sql.js';
+import { gzipAsync } from './compression.js';
 
 /** An operation's successful answer as sent: the body bytes, and the chain head they reflect. */
 export interface Answer {
@@ -11,6 +12,13 @@ export type CacheOutcome = 'hit' | 'shared' | 'miss' | 'bypass';
 
 /** What an entry is counted as besides its body and URL: the Map entry, the objects, headers. */
 const ENTRY_OVERHEAD_BYTES = 200;
+
+interface Entry {
+  answer: Answer;
+  /** Counted against maxBytes: body, URL, overhead, and the gzipped body once made. */
+  bytes: number;
+  gzipped?: Promise<Buffer>;
+}
 
 /**
  * The answers of API requests by URL, for as long as the chain head stays where it was: the
@@ -26,7 +34,7 @@ const ENTRY_OVERHEAD_BYTES = 200;
  */
 export class ResponseCache {
   private head: string | null = null;
-  private readonly entries = new Map<string, Answer>();
+  private readonly entries = new Map<string, Entry>();
   private entriesBytes = 0;
   private readonly inflight = new Map<string, Promise<Answer>>();
 
@@ -61,7 +69,7 @@ export class ResponseCache {
       this.entries.delete(url);
       this.entries.set(url, hit);
       this.observe('hit');
-      return Promise.resolve(hit);
+      return Promise.resolve(hit.answer);
     }
     // Keyed by head too: a request arriving after a block must not join one that began before it.
     const flightKey = `${head} ${url}`;
@@ -83,22 +91,47 @@ export class ResponseCache {
     return computing;
   }
 
+  /**
+   * The body of an answer gzipped. For the cached answer of url it is made once and counted in
+   * the entry's bytes; any other answer is gzipped each time.
+   */
+  gzipped(url: string, answer: Answer): Promise<Buffer> {
+    const entry = this.entries.get(url);
+    if (entry?.answer !== answer) return gzipAsync(answer.body);
+    entry.gzipped ??= gzipAsync(answer.body).then(
+      (gz) => {
+        if (this.entries.get(url) === entry) {
+          entry.bytes += gz.length;
+          this.entriesBytes += gz.length;
+          this.evict();
+        }
+        return gz;
+      },
+      (err: unknown) => {
+        entry.gzipped = undefined;
+        throw err;
+      },
+    );
+    return entry.gzipped;
+  }
+
   private keep(url: string, answer: Answer): void {
     // An answer read before a block whose notice came since, or after one whose notice has not
     // come yet, is not the current head's.
     if (answer.head === null || answer.head.height !== this.head) return;
-    const bytes = entryBytes(url, answer);
+    const bytes = answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes || this.entries.has(url)) return;
-    this.entries.set(url, answer);
+    this.entries.set(url, { answer, bytes });
     this.entriesBytes += bytes;
-    for (const [oldUrl, old] of this.entries) {
+    this.evict();
+  }
+
+  /** Least recently used entries out until the bound holds. */
+  private evict(): void {
+    for (const [url, entry] of this.entries) {
       if (this.entriesBytes <= this.maxBytes) break;
-      this.entries.delete(oldUrl);
-      this.entriesBytes -= entryBytes(oldUrl, old);
+      this.entries.delete(url);
+      this.entriesBytes -= entry.bytes;
     }
   }
-}
-
-function entryBytes(url: string, answer: Answer): number {
-  return answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
 }

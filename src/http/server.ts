@@ -7,6 +7,7 @@ import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/stor
 import { Metrics } from '../metrics.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from './errors.js';
+import { COMPRESS_MIN_BYTES, ENCODINGS, sendsGzip } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits } from './limits.js';
 import { registerMetrics } from './metrics.js';
@@ -108,7 +109,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
   });
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
-  await app.register(compress, { global: true, encodings: ['gzip', 'deflate'] });
+  await app.register(compress, { global: true, encodings: ENCODINGS, threshold: COMPRESS_MIN_BYTES });
   await registerRateLimit(app, limits);
 
   // Before routing work: a URL over the limit is a 400 whatever its route.
@@ -144,7 +145,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         );
         if (answer.head) reply.header('x-block-height', answer.head.height).header('x-block-timestamp', answer.head.time);
         // A Buffer, so that the content type stays exactly application/json (no charset appended).
-        return reply.code(200).header('content-type', 'application/json').send(answer.body);
+        reply.code(200).header('content-type', 'application/json');
+        if (sendsGzip(request.headers, answer.body)) {
+          // Already encoded: @fastify/compress leaves it as it is.
+          return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(await cache.gzipped(url, answer));
+        }
+        return reply.send(answer.body);
       } catch (err) {
         const pretty = isPrettyUrl(url);
         if (err instanceof ApiError) {

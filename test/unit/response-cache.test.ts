@@ -1,6 +1,7 @@
 /** ResponseCache alone: when an answer is kept, shared, served and dropped. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { ResponseCache, type Answer, type CacheOutcome } from '../../src/http/response-cache.js';
 
 const answerAt = (height: string, text = `body at ${height}`): Answer => ({ body: Buffer.from(text), head: { height, time: '1' } });
@@ -118,4 +119,36 @@ test('a bound of 0 turns the cache off', async () => {
   await cache.answer('/a', async () => answerAt('5'));
   await cache.answer('/a', async () => answerAt('5'));
   assert.deepEqual(outcomes, ['bypass', 'bypass']);
+});
+
+test('the gzipped body of a cached answer is made once and counted in its bytes; others are gzipped each time', async () => {
+  const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i, id: 'ab'.repeat(32) })));
+  const url = '/a';
+  const entry = body.length + url.length * 2 + 200;
+  const { cache } = cacheWithLog(10 * entry);
+  cache.setHead('5');
+  const answer = await cache.answer(url, async () => answerAt('5', body));
+  const gz = await cache.gzipped(url, answer);
+  assert.equal(gunzipSync(gz).toString(), body);
+  assert.ok(gz.length < body.length / 4, `${gz.length} bytes gzipped`);
+  assert.deepEqual(cache.size, { bytes: entry + gz.length, entries: 1 });
+  assert.equal(await cache.gzipped(url, answer), gz, 'the same buffer: made once');
+  assert.deepEqual(cache.size, { bytes: entry + gz.length, entries: 1 });
+
+  // An answer that is not the cached one for its URL is gzipped afresh and not counted.
+  const other = answerAt('5', body);
+  const gz2 = await cache.gzipped(url, other);
+  assert.notEqual(gz2, gz);
+  assert.deepEqual(gz2, gz);
+  assert.deepEqual(cache.size, { bytes: entry + gz.length, entries: 1 });
+
+  // Its bytes leave with the entry, and count towards the bound: here they push /a out.
+  const tight = cacheWithLog(entry + 10).cache;
+  tight.setHead('5');
+  const kept = await tight.answer(url, async () => answerAt('5', body));
+  assert.deepEqual(tight.size, { bytes: entry, entries: 1 });
+  await tight.gzipped(url, kept);
+  assert.deepEqual(tight.size, { bytes: 0, entries: 0 });
+  cache.setHead('6');
+  assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
 });

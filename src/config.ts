@@ -29,6 +29,7 @@ export const SETTINGS = {
   responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for answers kept until the next block (identical requests then cost no query), in MiB; 0: no cache' },
   rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: '0', help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
   rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: '60000', help: 'serve: the rate limit window, in ms' },
+  trustProxy: { flag: 'trust-proxy', env: 'EPOCHVIEW_TRUST_PROXY', kind: 'string', help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address" },
   shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
 } as const satisfies Record<string, SettingSpec>;
 

@@ -2,6 +2,7 @@ import { OPERATIONS, openMigratedStore } from './app.js';
 import type { Settings } from './config.js';
 import type { Store } from './db/store.js';
 import { demoChain } from './demo/chain.js';
+import { parseTrustProxy } from './http/limits.js';
 import { buildServer } from './http/server.js';
 import { FileFollower } from './ingest/follow.js';
 import { readCheckpoint } from './ingest/ingest.js';
@@ -27,6 +28,7 @@ export const SERVE_SETTINGS = [
   'responseCacheMb',
   'rateLimitMax',
   'rateLimitWindowMs',
+  'trustProxy',
   'shutdownTimeoutMs',
 ] as const;
 
@@ -67,6 +69,7 @@ function nextSignal(): Promise<NodeJS.Signals> {
  * when that takes longer than --shutdown-timeout-ms).
  */
 export async function serve(settings: ServeSettings, out: (text: string) => void): Promise<number> {
+  const trustProxy = settings.trustProxy === undefined ? undefined : parseTrustProxy(settings.trustProxy);
   const logger = createLogger(settings.logLevel);
   logger.info({ settings }, 'starting');
   const metrics = new Metrics();
@@ -94,6 +97,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     logger,
     metrics,
     responseCacheBytes: settings.responseCacheMb! * 2 ** 20,
+    trustProxy,
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,

@@ -29,6 +29,10 @@ test('help for the program and every command', async () => {
   const badFlag = await runCli(['ingest', '--nope', 'x']);
   assert.equal(badFlag.code, 2);
   assert.match(badFlag.stderr, /Unknown option '--nope'/);
+  // Judged before anything is opened.
+  const badProxy = await runCli(['serve', '--trust-proxy', '10.0.0.0/33']);
+  assert.equal(badProxy.code, 2);
+  assert.match(badProxy.stderr, /^--trust-proxy \(EPOCHVIEW_TRUST_PROXY\): "10\.0\.0\.0\/33" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops$/m);
 });
 
 test('demo writes the same bytes for the same seed', async () => {

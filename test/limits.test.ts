@@ -158,12 +158,41 @@ for (const kind of STORE_KINDS) {
       }
     });
 
+    test('rate limit behind a proxy: X-Forwarded-For names the client only when the proxy is trusted', async () => {
+      const limits = { rateLimitMax: 2, rateLimitWindowMs: 60_000 };
+      const from = (srv: { url: string }, client: string) => get(`${srv.url}${SETS}?pagination.first=1`, { headers: { 'x-forwarded-for': client } });
+      const trusting = await startServer(store, { limits, trustProxy: ['loopback'] });
+      try {
+        for (let i = 0; i < 2; i++) assert.equal((await from(trusting, '203.0.113.1')).status, 200);
+        assert.equal((await from(trusting, '203.0.113.1')).status, 429);
+        assert.equal((await from(trusting, '203.0.113.2')).status, 200, 'another client behind the same proxy');
+      } finally {
+        await trusting.close();
+      }
+      // Not trusted: the header is anyone's to write, and every request is the proxy's.
+      const plain = await startServer(store, { limits });
+      try {
+        for (let i = 0; i < 2; i++) assert.equal((await from(plain, `203.0.113.${i + 1}`)).status, 200);
+        assert.equal((await from(plain, '203.0.113.3')).status, 429);
+      } finally {
+        await plain.close();
+      }
+      // A proxy that is not the one connecting is not believed either.
+      const other = await startServer(store, { limits, trustProxy: ['10.0.0.0/8'] });
+      try {
+        for (let i = 0; i < 2; i++) assert.equal((await from(other, `203.0.113.${i + 1}`)).status, 200);
+        assert.equal((await from(other, '203.0.113.3')).status, 429);
+      } finally {
+        await other.close();
+      }
+    });
+
     test('the CLI takes every limit as a flag and as an environment variable', { timeout: 120_000 }, async () => {
       // A store of its own: a PGlite folder is never opened by two processes at once.
       const own = await createTestStore(kind);
       const serve = await startServe(
         [...own.args, '--demo-on-empty', 'false', '--max-url-length', '300', '--rate-limit-max', '4', '--log-level', 'warn'],
-        { EPOCHVIEW_MAX_FILTER_VALUES: '2', EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000', EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000' },
+        { EPOCHVIEW_MAX_FILTER_VALUES: '2', EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000', EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000', EPOCHVIEW_TRUST_PROXY: '127.0.0.1/32, ::1' },
       );
       try {
         assert.equal((await get(serve.url + urlOfLength(301))).text, '{"code":3,"message":"request URL too long: 301 bytes, the limit is 300","details":[]}');
@@ -176,6 +205,8 @@ for (const kind of STORE_KINDS) {
         const limited = await get(`${serve.url}${SETS}`);
         assert.equal(limited.status, 429);
         assert.match(limited.text, /^\{"code":8,"message":"Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s","details":\[\]\}$/);
+        // The trusted proxy (this test) forwards another client: counted apart.
+        assert.equal((await get(`${serve.url}${SETS}`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status, 200);
       } finally {
         assert.equal(await serve.stop(), 0);
         await own.drop();

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { SETTINGS } from '../config.js';
+import { isIP } from 'node:net';
+import { SETTINGS, UsageError } from '../config.js';
 import type { FieldSpec } from './query.js';
 import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from './errors.js';
 
@@ -73,6 +74,28 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   work.catch(() => {});
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Proxies trusted to name the client in X-Forwarded-For: a number of hops, or who they are. */
+export type TrustProxy = number | string[];
+
+/** proxy-addr's names for address ranges, which Fastify takes beside addresses and ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Reads --trust-proxy: a number of hops, or comma-separated addresses, CIDR ranges and range names. */
+export function parseTrustProxy(text: string): TrustProxy {
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    const [address = '', prefix, ...more] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || more.length > 0) {
+      throw new UsageError(`--${SETTINGS.trustProxy.flag} (${SETTINGS.trustProxy.env}): "${entry}" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops`);
+    }
+  }
+  return entries;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Operation } from '../operations/operation.js';
 import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from './errors.js';
 import { COMPRESS_MIN_BYTES, ENCODINGS, sendsGzip } from './compression.js';
 import { registerHealth } from './health.js';
-import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits } from './limits.js';
+import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits, type TrustProxy } from './limits.js';
 import { registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { goJson } from './json.js';
@@ -26,6 +26,8 @@ export interface ServerOptions {
   metrics?: Metrics;
   /** Bound of the response cache (see ResponseCache); 0 turns it off. DEFAULT_RESPONSE_CACHE_BYTES when absent. */
   responseCacheBytes?: number;
+  /** Proxies whose X-Forwarded-For names the client (request.ip, which the rate limit counts by); none when absent. */
+  trustProxy?: TrustProxy;
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 2 ** 20;
@@ -41,6 +43,11 @@ function operationOf(request: FastifyRequest): string {
   const options = request.routeOptions as FastifyRequest['routeOptions'] | undefined;
   const config = options?.config as { operation?: string } | undefined;
   return config?.operation ?? options?.url ?? 'unmatched';
+}
+
+/** Fastify's trustProxy (its types leave out the number of hops, which it takes as this function). */
+function trustedHops(trust: TrustProxy | undefined): string[] | ((address: string, hop: number) => boolean) | false {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : (trust ?? false);
 }
 
 /** Matches a request path against an operation's route, for telling 501 from 404. */
@@ -84,6 +91,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   metrics.watchResponseCache(cache);
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
+    trustProxy: trustedHops(opts.trustProxy),
     http: { maxHeaderSize: maxHeaderSize(limits) },
     // While closing (SIGTERM), requests still arriving on open connections are answered as usual
     // (with Connection: close) rather than with Fastify's own 503 body.

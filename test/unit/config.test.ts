@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readSettings, SETTINGS, UsageError, type SettingName, type SettingSpec } from '../../src/config.js';
+import { parseTrustProxy } from '../../src/http/limits.js';
 
 const sampleValue = (s: SettingSpec): [string, unknown] =>
   s.kind === 'int' ? ['1234', 1234] : s.kind === 'bool' ? ['true', true] : ['some-value', 'some-value'];
@@ -34,4 +35,13 @@ test('production-readiness settings: defaults and validation', () => {
     follow: undefined,
   });
   assert.throws(() => readSettings(['maxUrlLength'], ['--max-url-length', '10k'], {}), (e: Error) => e instanceof UsageError && /--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be a non-negative integer, got "10k"/.test(e.message));
+});
+
+test('--trust-proxy: a number of hops, or addresses, CIDR ranges and range names', () => {
+  assert.equal(parseTrustProxy('2'), 2);
+  assert.deepEqual(parseTrustProxy('10.0.0.1'), ['10.0.0.1']);
+  assert.deepEqual(parseTrustProxy('loopback, 10.0.0.0/8,fd00::/8 ,::1'), ['loopback', '10.0.0.0/8', 'fd00::/8', '::1']);
+  for (const bad of ['', 'true', 'proxy.example', '10.0.0.0/33', '10.0.0.0/', '::1/129', '10.0.0.1/8/8', '10.0.0.0/255.0.0.0', '1,,2']) {
+    assert.throws(() => parseTrustProxy(bad), (e: Error) => e instanceof UsageError && e.message.startsWith('--trust-proxy (EPOCHVIEW_TRUST_PROXY): '), bad);
+  }
 });

@@ -5,27 +5,16 @@
  * the second answer comes from the response cache.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../src/db/store.js';
 import { goJson } from '../src/http/json.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
+import { loadExpectations } from './helpers/fixtures.js';
 import { get, startServer } from './helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
 
-interface Expectation {
-  name: string;
-  dataset?: string;
-  method?: string;
-  request: string;
-  status: number;
-  body: unknown;
-  loose?: string[];
-}
-
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
-const load = (file: string) => JSON.parse(readFileSync(`${FIXTURES}${file}`, 'utf8')) as Expectation[];
-const ERRORS = load('errors.expected.json');
+const ERRORS = loadExpectations('errors');
 
 /** The expected body with its loose string fields taken from the actual body. */
 function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = []): unknown {
@@ -64,7 +53,7 @@ for (const kind of STORE_KINDS) {
         await testStore?.drop();
       });
 
-      const cases = [...load(`${dataset}.expected.json`), ...ERRORS.filter((e) => e.dataset === dataset)];
+      const cases = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)];
       for (const c of cases) {
         test(c.name, async () => {
           const res = await get(server.url + c.request, { method: c.method ?? 'GET' });

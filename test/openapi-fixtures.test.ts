@@ -6,7 +6,6 @@
  * document's own examples must match their schemas and still equal the fixtures they came from.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { OPERATIONS } from '../src/app.js';
 import type { Store } from '../src/db/store.js';
@@ -26,22 +25,13 @@ import {
 } from '../src/http/errors.js';
 import { buildOpenApiDocument, type HeaderObject, type OpenApiDocument, type ResponseObject } from '../src/http/openapi.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
+import { loadExpectations, type Expectation } from './helpers/fixtures.js';
 import { SchemaChecker } from './helpers/openapi.js';
 import { get, startServer } from './helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
 
-interface Expectation {
-  name: string;
-  dataset?: string;
-  method?: string;
-  request: string;
-  status: number;
-  body: unknown;
-}
-
 const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'errors'] as const;
-const load = (file: string) => JSON.parse(readFileSync(`${FIXTURES}${file}.expected.json`, 'utf8')) as Expectation[];
-const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, load(f)])) as Record<(typeof FILES)[number], Expectation[]>;
+const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)])) as Record<(typeof FILES)[number], Expectation[]>;
 
 // The document as the server builds it (the live tests below use the one it serves).
 const DOC = buildOpenApiDocument(OPERATIONS);

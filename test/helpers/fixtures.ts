@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { FIXTURES } from './cli.js';
+
+/** An entry of a shared fixtures file: a request and its exact answer. */
+export interface Expectation {
+  name: string;
+  /** errors.expected.json: the events file the request is answered from. */
+  dataset?: string;
+  method?: string;
+  request: string;
+  status: number;
+  body: unknown;
+  /** Paths of string fields whose exact text may differ (a parse error's wording, say). */
+  loose?: string[];
+}
+
+/** The entries of `<name>.expected.json` in the shared fixtures. */
+export function loadExpectations(name: string): Expectation[] {
+  return JSON.parse(readFileSync(`${FIXTURES}${name}.expected.json`, 'utf8')) as Expectation[];
+}

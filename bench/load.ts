@@ -1,10 +1,17 @@
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
- * One load run with autocannon. Latencies are taken from autocannon's per-response event, in
- * fractional milliseconds: its own histogram records whole milliseconds, too coarse for pages
- * answered in well under one.
+ * One load run, with autocannon (in this process) or wrk (a C program, if installed).
+ * autocannon decodes every response body into a string, which on a 2-core machine takes CPU
+ * from the server in proportion to the page size; wrk only counts the bytes.
  */
+export const LOAD_CLIENTS = ['autocannon', 'wrk'] as const;
+export type LoadClient = (typeof LOAD_CLIENTS)[number];
+
 export interface LoadResult {
   requests: number;
   seconds: number;
@@ -23,6 +30,7 @@ export interface LoadOptions {
   /** Send this many requests with plain fetch instead (a quick check of the harness, not a measurement). */
   requests?: number | undefined;
   headers?: Record<string, string>;
+  client?: LoadClient;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -61,6 +69,14 @@ async function fixedLoad(opts: LoadOptions & { requests: number }): Promise<Load
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   if (opts.requests !== undefined) return fixedLoad({ ...opts, requests: opts.requests });
+  return opts.client === 'wrk' ? wrkLoad(opts) : autocannonLoad(opts);
+}
+
+/**
+ * autocannon. Latencies are taken from its per-response event, in fractional milliseconds: its
+ * own histogram records whole milliseconds, too coarse for pages answered in well under one.
+ */
+async function autocannonLoad(opts: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -90,5 +106,47 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     errors: non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** wrk's report, as JSON, written by its done() hook; latencies in microseconds. */
+const WRK_REPORT = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\n{"requests":%d,"micros":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout, latency:percentile(50), latency:percentile(99)))
+end
+`;
+let wrkScript: string | undefined;
+
+/** wrk with one thread: latencies from its histogram (microseconds), errors of every kind. */
+async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
+  if (!wrkScript) {
+    wrkScript = join(mkdtempSync(join(tmpdir(), 'epochview-wrk-')), 'report.lua');
+    writeFileSync(wrkScript, WRK_REPORT);
+  }
+  const args = ['-t1', `-c${opts.connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', wrkScript];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  args.push(opts.url);
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new Error('wrk is not installed (Debian: apt-get install wrk)') : e));
+    child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
+  });
+  const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${stderr || stdout}`);
+  const r = JSON.parse(line) as Record<'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99', number>;
+  const seconds = Math.max(1e-3, r.micros / 1e6);
+  return {
+    requests: r.requests,
+    seconds,
+    // As with autocannon: successful answers per second; wrk's status errors are the non-2xx.
+    reqPerSec: (r.requests - r.status) / seconds,
+    p50: r.p50 / 1000,
+    p99: r.p99 / 1000,
+    errors: r.status + r.connect + r.read + r.write + r.timeout,
   };
 }

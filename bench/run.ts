@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { isDemoScale } from '../src/demo/scales.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
-import { runLoad, type LoadResult } from './load.js';
+import { LOAD_CLIENTS, runLoad, type LoadClient, type LoadResult } from './load.js';
 import { CLI, ROOT } from './paths.js';
 import { renderMarkdown, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
 import { buildScenarios, discoverIds, middleCursor, operationPath, SCENARIO_IDS, selectScenarioIds, type Discovered, type Scenario } from './scenarios.js';
@@ -31,6 +31,9 @@ const HELP = `usage: npm run bench -- [options]
   --scales a,b              demo chains, in order (default medium,mainnet; small for a quick look)
   --scenarios a,b           scenario ids, operations or names (default all): ${SCENARIO_IDS.join(', ')}
   --concurrency a,b         connections (default 1,32)
+  --client autocannon|wrk   load generator (default autocannon, from npm; wrk, from Debian's
+                            package, costs the shared CPU far less on big pages; the results
+                            file is then named <date>-<store>-wrk)
   --duration s              seconds per measurement (default 20)
   --warmup s                seconds of warm-up before each measurement (default 3)
   --requests n              instead: n requests per measurement with plain fetch (checks the
@@ -61,6 +64,7 @@ const { values } = (() => {
         scales: { type: 'string', default: 'medium,mainnet' },
         scenarios: { type: 'string', default: '' },
         concurrency: { type: 'string', default: '1,32' },
+        client: { type: 'string', default: 'autocannon' },
         duration: { type: 'string', default: '20' },
         warmup: { type: 'string', default: '3' },
         requests: { type: 'string' },
@@ -118,6 +122,8 @@ const logLevel = values['log-level'];
 const responseCacheMb = Number(values['response-cache-mb']);
 if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) fail('--response-cache-mb must be a non-negative integer');
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
+const client = values.client as LoadClient;
+if (!LOAD_CLIENTS.includes(client)) fail(`--client must be one of ${LOAD_CLIENTS.join(', ')}`);
 
 const started = Date.now();
 const log = (text: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
@@ -133,8 +139,8 @@ function git(args: string[]): string {
 }
 
 async function measure(url: string, connections: number): Promise<LoadResult> {
-  if (warmup > 0 && requests === undefined) await runLoad({ url, connections, duration: warmup, headers });
-  return runLoad({ url, connections, duration: duration!, requests, headers });
+  if (warmup > 0 && requests === undefined) await runLoad({ url, connections, duration: warmup, headers, client });
+  return runLoad({ url, connections, duration: duration!, requests, headers, client });
 }
 
 /** Ingest marker of a reused store: the numbers of the run that ingested it. */
@@ -257,7 +263,7 @@ async function main(): Promise<void> {
   const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free at start), Linux ${release()}`;
   const versions = `node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`;
   const settings =
-    (requests !== undefined ? `${requests} requests per measurement` : `${duration} s per measurement after ${warmup} s of warm-up`) +
+    (requests !== undefined ? `${requests} requests per measurement with fetch` : `${client}, ${duration} s per measurement after ${warmup} s of warm-up`) +
     `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
     (responseCacheMb > 0
       ? `response cache ${responseCacheMb} MiB (the chain does not move during the run, so repeated requests are hits)`
@@ -278,7 +284,7 @@ async function main(): Promise<void> {
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
   const md = renderMarkdown(run);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}`);
+  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}${client === 'autocannon' ? '' : `-${client}`}`);
   writeFileSync(`${base}.md`, md);
   writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
   process.stdout.write(`${md}\n`);

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,11 @@ async function autocannonLoad(opts: LoadOptions): Promise<LoadResult> {
     p99: percentile(latencies, 99),
     errors: non2xx + result.errors + result.timeouts,
   };
+}
+
+/** Whether wrk is on the PATH. */
+export function wrkInstalled(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 }
 
 /** wrk's report, as JSON, written by its done() hook; latencies in microseconds. */

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { isDemoScale } from '../src/demo/scales.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
-import { LOAD_CLIENTS, runLoad, type LoadClient, type LoadResult } from './load.js';
+import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
 import { CLI, ROOT } from './paths.js';
 import { renderMarkdown, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
 import { buildScenarios, discoverIds, middleCursor, operationPath, SCENARIO_IDS, selectScenarioIds, type Discovered, type Scenario } from './scenarios.js';
@@ -31,9 +31,10 @@ const HELP = `usage: npm run bench -- [options]
   --scales a,b              demo chains, in order (default medium,mainnet; small for a quick look)
   --scenarios a,b           scenario ids, operations or names (default all): ${SCENARIO_IDS.join(', ')}
   --concurrency a,b         connections (default 1,32)
-  --client autocannon|wrk   load generator (default autocannon, from npm; wrk, from Debian's
-                            package, costs the shared CPU far less on big pages; the results
-                            file is then named <date>-<store>-wrk)
+  --client wrk|autocannon   load generator (default wrk when installed, from Debian's package
+                            wrk, else autocannon, from npm; autocannon decodes every body in
+                            this process, which on few cores slows big pages down; a run with
+                            autocannon is written to <date>-<store>-autocannon)
   --duration s              seconds per measurement (default 20)
   --warmup s                seconds of warm-up before each measurement (default 3)
   --requests n              instead: n requests per measurement with plain fetch (checks the
@@ -64,7 +65,7 @@ const { values } = (() => {
         scales: { type: 'string', default: 'medium,mainnet' },
         scenarios: { type: 'string', default: '' },
         concurrency: { type: 'string', default: '1,32' },
-        client: { type: 'string', default: 'autocannon' },
+        client: { type: 'string' },
         duration: { type: 'string', default: '20' },
         warmup: { type: 'string', default: '3' },
         requests: { type: 'string' },
@@ -122,7 +123,7 @@ const logLevel = values['log-level'];
 const responseCacheMb = Number(values['response-cache-mb']);
 if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) fail('--response-cache-mb must be a non-negative integer');
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
-const client = values.client as LoadClient;
+const client = (values.client ?? (wrkInstalled() ? 'wrk' : 'autocannon')) as LoadClient;
 if (!LOAD_CLIENTS.includes(client)) fail(`--client must be one of ${LOAD_CLIENTS.join(', ')}`);
 
 const started = Date.now();
@@ -284,7 +285,7 @@ async function main(): Promise<void> {
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
   const md = renderMarkdown(run);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}${client === 'autocannon' ? '' : `-${client}`}`);
+  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}${client === 'wrk' ? '' : `-${client}`}`);
   writeFileSync(`${base}.md`, md);
   writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
   process.stdout.write(`${md}\n`);

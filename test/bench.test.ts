@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from '../bench/load.js';
+import { runLoad, wrkInstalled } from '../bench/load.js';
 import { renderMarkdown, type PageMeasurement, type RunResult } from '../bench/report.js';
 import { SCENARIO_IDS } from '../bench/scenarios.js';
 import { runNode, type CliResult } from './helpers/cli.js';
@@ -99,6 +99,29 @@ test('bench load: autocannon for a second against a trivial server, latencies in
     const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 2, duration: 1 });
     assert.ok(r.requests > 100 && r.errors === 0, JSON.stringify(r));
     assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50 && !Number.isInteger(r.p50), JSON.stringify(r));
+  } finally {
+    server.close();
+  }
+});
+
+test('bench load: wrk for a second against a trivial server, its report read in fractional ms', { timeout: 20_000 }, async () => {
+  assert.ok(wrkInstalled(), 'wrk is missing: apt-get install -y wrk (.ci/run does)');
+  let served = 0;
+  const server = createServer((req, res) => {
+    served++;
+    // Every tenth answer is a 500, to see wrk's status errors counted; without the header, all are.
+    res.statusCode = req.headers['accept-encoding'] !== 'gzip' || served % 10 === 0 ? 500 : 200;
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 2, duration: 1, headers: { 'accept-encoding': 'gzip' }, client: 'wrk' });
+    assert.ok(r.requests > 100 && Math.abs(r.requests - served) <= 2, `${JSON.stringify(r)}, served ${served}`);
+    assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, JSON.stringify(r));
+    assert.ok(Math.abs(r.reqPerSec * r.seconds - (r.requests - r.errors)) < 1, JSON.stringify(r));
+    assert.ok(r.seconds > 0.9 && r.seconds < 2, JSON.stringify(r));
+    assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50, JSON.stringify(r));
   } finally {
     server.close();
   }

@@ -18,9 +18,13 @@ export const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
 const HEX_BY_NAME = new Map(WELL_KNOWN.map(([n, h]) => [n, h]));
 const NAME_BY_HEX = new Map(WELL_KNOWN.map(([n, h]) => [h, n]));
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+const LOWER_HEX = /^[0-9a-f]*$/;
 
 /** The lowercase hex of an id given as hex or by its well-known name; undefined if neither. */
 export function parseId(text: string): string | undefined {
+  // Nearly every id (all of the events') comes as lowercase hex: returned as it is after one
+  // cheap test, since no well-known name is lowercase hex.
+  if (text.length % 2 === 0 && LOWER_HEX.test(text)) return text;
   const known = HEX_BY_NAME.get(text);
   if (known !== undefined) return known;
   return HEX.test(text) ? text.toLowerCase() : undefined;

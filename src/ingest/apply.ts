@@ -363,9 +363,11 @@ class BatchChanges {
       const epoch = latest.get(r.teamId);
       return epoch === undefined || r.epoch > epoch;
     };
-    await insertStats(tx, rows.filter(isNew), 'insert');
+    const fresh: StatsDelta[] = [];
+    const old: StatsDelta[] = [];
+    for (const r of rows) (isNew(r) ? fresh : old).push(r);
+    await insertStats(tx, fresh, 'insert');
     // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
-    const old = rows.filter((r) => !isNew(r));
     await insertStats(tx, old.filter((r) => r.volume !== null), 'set volume');
     await insertStats(tx, old.filter((r) => r.volume === null), 'add rewards');
 

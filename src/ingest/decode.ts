@@ -32,17 +32,6 @@ export class IngestInputError extends Error {
 
 const ENVELOPE_KEYS = new Set(['id', 'block', 'type', 'version', 'chainId', 'txHash']);
 
-/**
- * parseId for the ids of events, which nearly all come as lowercase hex: those are returned as
- * they are after one cheap test (no well-known name is lowercase hex), sparing a third of the
- * time spent on ids.
- */
-const LOWER_HEX = /^[0-9a-f]*$/;
-function eventId(text: string): string | undefined {
-  return text.length % 2 === 0 && LOWER_HEX.test(text) ? text : parseId(text);
-}
-
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -78,7 +67,7 @@ class Fields {
 
   private idValue(key: string, v: unknown): string {
     if (typeof v !== 'string') this.fail(this.name(key), `expected a hex id string, got ${JSON.stringify(v)}`);
-    const id = eventId(v);
+    const id = parseId(v);
     if (id === undefined) this.fail(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
     return id;
   }
@@ -86,7 +75,7 @@ class Fields {
   /** A list of ids; empty when absent. */
   idList(key: string): string[] {
     return this.array(key, (v, path) => {
-      const id = typeof v === 'string' ? eventId(v) : undefined;
+      const id = typeof v === 'string' ? parseId(v) : undefined;
       return id ?? this.fail(path, `not a hex id: ${JSON.stringify(v)}`);
     });
   }

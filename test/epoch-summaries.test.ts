@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../src/db/store.js';
-import { parseId } from '../src/ids.js';
+import { parseId } from '../src/contract/ids.js';
 import { listEpochRewardSummaries } from '../src/operations/epoch-summaries/index.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { explainOperation } from './helpers/explain.js';

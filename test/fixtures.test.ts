@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../src/db/store.js';
-import { goJson } from '../src/http/json.js';
+import { goJson } from '../src/contract/json.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { loadExpectations } from './helpers/fixtures.js';
 import { get, startServer } from './helpers/server.js';

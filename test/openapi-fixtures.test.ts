@@ -22,7 +22,7 @@ import {
   unavailable,
   urlTooLong,
   type ApiError,
-} from '../src/http/errors.js';
+} from '../src/contract/errors.js';
 import { buildOpenApiDocument, type HeaderObject, type OpenApiDocument, type ResponseObject } from '../src/http/openapi.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { loadExpectations, type Expectation } from './helpers/fixtures.js';

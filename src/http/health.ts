@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../db/store.js';
-import { unavailable } from './errors.js';
+import { unavailable } from '../contract/errors.js';
 import { withDeadline } from './limits.js';
 
 /** The chain head the store answers with: the last applied block. */

@@ -2,8 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import { SETTINGS, UsageError } from '../config.js';
-import type { FieldSpec } from './query.js';
-import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from './errors.js';
+import type { FieldSpec } from '../contract/query.js';
+import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
 
 /**
  * What one request may cost: URL size, values per repeated parameter, time, and (optionally)

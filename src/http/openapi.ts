@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
-import { WELL_KNOWN } from '../ids.js';
+import { WELL_KNOWN } from '../contract/ids.js';
 import type { Operation } from '../operations/operation.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../pagination/page.js';
-import { deadlineExceeded, internalError as internalErrorBody, rateLimited, unavailable } from './errors.js';
+import { deadlineExceeded, internalError as internalErrorBody, rateLimited, unavailable } from '../contract/errors.js';
 import { EXAMPLES, type FixtureExample } from './openapi-examples.js';
-import type { FieldSpec } from './query.js';
+import type { FieldSpec } from '../contract/query.js';
 
 /**
  * The OpenAPI 3.1 document of the service (served at /api/v2/openapi.json, rendered at /docs).

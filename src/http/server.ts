@@ -6,15 +6,15 @@ import { watchChainHead } from '../db/chain-head-watch.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
 import { Metrics } from '../metrics.js';
 import type { Operation } from '../operations/operation.js';
-import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from './errors.js';
+import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from '../contract/errors.js';
 import { COMPRESS_MIN_BYTES, ENCODINGS, sendsGzip } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits, type TrustProxy } from './limits.js';
 import { registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
-import { goJson } from './json.js';
+import { goJson } from '../contract/json.js';
 import { ResponseCache, type Answer } from './response-cache.js';
-import { queryPairs } from './query.js';
+import { queryPairs } from '../contract/query.js';
 
 export interface ServerOptions {
   store: Store;

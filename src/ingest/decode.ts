@@ -1,5 +1,5 @@
-import { roundHalfAwayFromZero, parseInteger } from '../decimal.js';
-import { parseId } from '../ids.js';
+import { roundHalfAwayFromZero, parseInteger } from '../contract/decimal.js';
+import { parseId } from '../contract/ids.js';
 import { ACCOUNT_TYPE, BUS_EVENT_TYPE, ENTITY_SCOPE, EPOCH_ACTION, enumName } from './enums.js';
 import { PAYLOAD_TYPES, type BlockMarker, type ChainEvent, type DecodedEvent } from './events.js';
 import { parseJsonLine } from './json-line.js';

@@ -1,5 +1,5 @@
 import type { Store } from '../db/store.js';
-import type { FieldSpec } from '../http/query.js';
+import type { FieldSpec } from '../contract/query.js';
 import type { ChainHead } from '../pagination/sql.js';
 
 /** What a route hands an operation: path parameters and the decoded query pairs. */

@@ -1,5 +1,5 @@
-import { parseId } from '../ids.js';
-import { quoteNumbers } from '../json-numbers.js';
+import { parseId } from '../contract/ids.js';
+import { quoteNumbers } from '../contract/json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
 
 /**

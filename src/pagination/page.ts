@@ -1,5 +1,5 @@
-import { invalidPagination } from '../http/errors.js';
-import { JsonText } from '../http/json.js';
+import { invalidPagination } from '../contract/errors.js';
+import { JsonText } from '../contract/json.js';
 import { CursorError } from './cursor.js';
 
 /**

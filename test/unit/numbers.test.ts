@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseInteger, roundHalfAwayFromZero } from '../../src/decimal.js';
-import { formatId, parseId } from '../../src/ids.js';
-import { goJson } from '../../src/http/json.js';
+import { parseInteger, roundHalfAwayFromZero } from '../../src/contract/decimal.js';
+import { formatId, parseId } from '../../src/contract/ids.js';
+import { goJson } from '../../src/contract/json.js';
 import { parseJsonLine } from '../../src/ingest/json-line.js';
 
 test('quantum amounts round half away from zero, exactly', () => {

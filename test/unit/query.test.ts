@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../../src/http/errors.js';
-import { PAGINATION_FIELDS, parseQuery, queryPairs, type FieldSpec } from '../../src/http/query.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { PAGINATION_FIELDS, parseQuery, queryPairs, type FieldSpec } from '../../src/contract/query.js';
 
 const FIELDS = {
   ...PAGINATION_FIELDS,

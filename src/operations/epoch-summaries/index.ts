@@ -1,8 +1,8 @@
-import { formatId, requireId } from '../../ids.js';
-import { DETAIL, invalidArgument } from '../../http/errors.js';
-import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
+import { formatId, requireId } from '../../contract/ids.js';
+import { DETAIL, invalidArgument } from '../../contract/errors.js';
+import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../contract/query.js';
 import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
-import { jsonString } from '../../http/json.js';
+import { jsonString } from '../../contract/json.js';
 import type { Operation } from '../operation.js';
 import { decodePosition, encodePosition } from './cursor.js';
 import { fetchSummaryPage, type SummaryFilter } from './sql.js';

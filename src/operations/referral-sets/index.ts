@@ -1,6 +1,6 @@
-import { formatId, requireId } from '../../ids.js';
-import { DETAIL, invalidArgument } from '../../http/errors.js';
-import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../http/query.js';
+import { formatId, requireId } from '../../contract/ids.js';
+import { DETAIL, invalidArgument } from '../../contract/errors.js';
+import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../contract/query.js';
 import { cursorField, decodeCursorObject, encodeCursor, formatRfc3339Nanos, CursorError, parseRfc3339Nanos } from '../../pagination/cursor.js';
 import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
 import { fetchKeysetPage, type KeysetSource } from '../../pagination/sql.js';

@@ -9,7 +9,7 @@
  * recorded.json maps a request URL (path and query) to {status, headers, body (base64)}.
  */
 import { readFileSync } from 'node:fs';
-import { OPERATIONS } from '../src/app.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/db/store.js';
 import { gzipAsync, sendsGzip } from '../src/http/compression.js';
 import { buildServer } from '../src/http/server.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createWriteStream } from 'node:fs';
-import { openMigratedStore } from './app.js';
+import { openMigratedStore } from './db/open.js';
 import { readSettings, settingsHelp, UsageError, type SettingName } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS } from './http/limits.js';
 
 /**
  * Every setting in one table: each has a flag and an environment variable (the flag wins),
@@ -23,12 +24,12 @@ export const SETTINGS = {
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
   follow: { flag: 'follow', env: 'EPOCHVIEW_FOLLOW', kind: 'string', help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)' },
   followPollMs: { flag: 'follow-poll-ms', env: 'EPOCHVIEW_FOLLOW_POLL_MS', kind: 'int', default: '500', help: 'serve --follow: how often to look for new lines, in ms' },
-  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: '10000', help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
-  maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: '16384', help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
-  maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: '100', help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: String(DEFAULT_LIMITS.requestTimeoutMs), help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
+  maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: String(DEFAULT_LIMITS.maxUrlLength), help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
+  maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: String(DEFAULT_LIMITS.maxFilterValues), help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
   responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for answers kept until the next block (identical requests then cost no query), in MiB; 0: no cache' },
-  rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: '0', help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
-  rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: '60000', help: 'serve: the rate limit window, in ms' },
+  rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitMax), help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
+  rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitWindowMs), help: 'serve: the rate limit window, in ms' },
   trustProxy: { flag: 'trust-proxy', env: 'EPOCHVIEW_TRUST_PROXY', kind: 'string', help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address" },
   shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
 } as const satisfies Record<string, SettingSpec>;
@@ -41,7 +42,13 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-function convert(name: string, spec: SettingSpec, raw: string): number | boolean | string {
+/** A usage error about one setting, named by its flag and its environment variable. */
+export function settingError(name: SettingName, message: string): UsageError {
+  const spec: SettingSpec = SETTINGS[name];
+  return new UsageError(`--${spec.flag} (${spec.env}): ${message}`);
+}
+
+function convert(spec: SettingSpec, raw: string): number | boolean | string {
   if (spec.kind === 'int') {
     if (!/^\d+$/.test(raw)) throw new UsageError(`--${spec.flag} (${spec.env}) must be a non-negative integer, got "${raw}"`);
     return Number(raw);
@@ -76,7 +83,7 @@ export function readSettings<N extends SettingName>(
   for (const n of names) {
     const spec: SettingSpec = SETTINGS[n];
     const raw = (parsed.values[spec.flag] as string | undefined) ?? env[spec.env] ?? spec.default;
-    settings[n] = raw === undefined || raw === '' ? undefined : convert(n, spec, raw);
+    settings[n] = raw === undefined || raw === '' ? undefined : convert(spec, raw);
   }
   const extra: Record<string, string | boolean | undefined> = {};
   for (const k of Object.keys(extraFlags)) extra[k] = parsed.values[k] as string | boolean | undefined;

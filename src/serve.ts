@@ -1,14 +1,15 @@
-import { OPERATIONS, openMigratedStore } from './app.js';
-import type { Settings } from './config.js';
+import { openMigratedStore } from './db/open.js';
+import { OPERATIONS } from './operations/index.js';
+import { settingError, type Settings } from './config.js';
 import type { Store } from './db/store.js';
 import { demoChain } from './demo/chain.js';
-import { parseTrustProxy } from './http/limits.js';
+import { parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer } from './http/server.js';
 import { FileFollower } from './ingest/follow.js';
 import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { createLogger } from './log.js';
-import { Metrics } from './metrics.js';
+import { Metrics } from './http/metrics.js';
 
 /** The settings `serve` reads, in the order its help lists them. */
 export const SERVE_SETTINGS = [
@@ -50,6 +51,14 @@ async function sampleTeam(store: Store): Promise<string | undefined> {
   return rows[0]?.team;
 }
 
+function readTrustProxy(text: string): TrustProxy {
+  try {
+    return parseTrustProxy(text);
+  } catch (err) {
+    throw settingError('trustProxy', (err as Error).message);
+  }
+}
+
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -69,7 +78,7 @@ function nextSignal(): Promise<NodeJS.Signals> {
  * when that takes longer than --shutdown-timeout-ms).
  */
 export async function serve(settings: ServeSettings, out: (text: string) => void): Promise<number> {
-  const trustProxy = settings.trustProxy === undefined ? undefined : parseTrustProxy(settings.trustProxy);
+  const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
   const logger = createLogger(settings.logLevel);
   logger.info({ settings }, 'starting');
   const metrics = new Metrics();

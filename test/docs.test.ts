@@ -1,34 +1,23 @@
 /**
  * GET /docs in a real browser: headless Chromium (Debian's, at /usr/bin/chromium, driven by
  * playwright-core; CI installs it) renders Swagger UI over the served document and shows the
- * three operations, loading nothing from any other origin. A screenshot is written to a temp
- * folder and copied to /tmp/epochview-docs.png for people to look at.
+ * three operations, loading nothing from any other origin. Its screenshot is kept in
+ * EPOCHVIEW_SCREENSHOTS when that names a folder (see helpers/browser.ts).
  *
  * The page does not depend on the data, so this runs on one store (the first of the run's).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Store } from '../src/db/store.js';
+import { keepScreenshot, launchChromium } from './helpers/browser.js';
 import { get, startServer } from './helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PATHS = ['/api/v2/referral-sets', '/api/v2/teams/{teamId}/stats', '/api/v2/rewards/epoch/summaries'];
-const SCREENSHOT_COPY = '/tmp/epochview-docs.png';
 
 describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
   let ts: TestStore;
@@ -37,12 +26,11 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
   let browser: Browser;
   let dir: string;
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
     dir = mkdtempSync(join(tmpdir(), 'epochview-docs-'));
     ts = await createTestStore(STORE_KINDS[0]!);
     store = await ts.open();
     server = await startServer(store);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -56,9 +44,9 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
     const page = await get(`${server.url}/docs`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /^text\/html/);
-    for (const asset of ['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/init.js']) {
+    for (const asset of ['/docs/static/swagger-ui.css', '/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-initializer.js']) {
       assert.ok(page.text.includes(asset), asset);
-      const res = await get(`${server.url}/${asset}`);
+      const res = await get(`${server.url}${asset}`);
       assert.equal(res.status, 200, asset);
       assert.ok(res.text.length > 100, asset);
     }
@@ -111,7 +99,7 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
       const shot = join(dir, 'docs.png');
       await page.screenshot({ path: shot, fullPage: true });
       assert.ok(statSync(shot).size > 10_000);
-      copyFileSync(shot, SCREENSHOT_COPY);
+      keepScreenshot(shot, 'docs.png');
 
       assert.deepEqual(foreign, [], 'requests to other origins');
       assert.deepEqual(failures, [], 'failed requests');

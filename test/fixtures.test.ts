@@ -5,13 +5,13 @@
  * the second answer comes from the response cache.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
+import { describe, test } from 'node:test';
 import { goJson } from '../src/contract/json.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
+import { FIXTURES } from './helpers/cli.js';
 import { loadExpectations } from './helpers/fixtures.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import { useServedStore } from './helpers/served-store.js';
+import { get } from './helpers/server.js';
+import { STORE_KINDS } from './helpers/stores.js';
 
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');
@@ -36,27 +36,12 @@ function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = [])
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {
     describe(`fixtures ${dataset} on ${kind}`, () => {
-      let testStore: TestStore;
-      let store: Store;
-      let server: Awaited<ReturnType<typeof startServer>>;
-
-      before(async () => {
-        testStore = await createTestStore(kind);
-        const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...testStore.args]);
-        assert.equal(res.code, 0, res.stderr);
-        store = await testStore.open();
-        server = await startServer(store);
-      });
-      after(async () => {
-        await server?.close();
-        await store?.close();
-        await testStore?.drop();
-      });
+      const served = useServedStore(kind, { ingest: { file: `${FIXTURES}${dataset}.ndjson` } });
 
       const cases = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)];
       for (const c of cases) {
         test(c.name, async () => {
-          const res = await get(server.url + c.request, { method: c.method ?? 'GET' });
+          const res = await get(served.url + c.request, { method: c.method ?? 'GET' });
           assert.equal(res.status, c.status, res.text);
           const expected = withLooseFrom(c.body, res.body, c.loose);
           assert.equal(JSON.stringify(res.body), JSON.stringify(expected));
@@ -64,7 +49,7 @@ for (const kind of STORE_KINDS) {
           assert.equal(res.text, goJson(expected));
           assert.equal(res.headers.get('content-type'), 'application/json');
           // Asked again, the answer (from the response cache now) is the same, headers included.
-          const again = await get(server.url + c.request, { method: c.method ?? 'GET' });
+          const again = await get(served.url + c.request, { method: c.method ?? 'GET' });
           assert.equal(again.status, res.status);
           assert.equal(again.text, res.text);
           for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) assert.equal(again.headers.get(h), res.headers.get(h), h);

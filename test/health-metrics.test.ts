@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../src/db/store.js';
-import { Metrics } from '../src/metrics.js';
+import { Metrics } from '../src/http/metrics.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { sample } from './helpers/serve.js';
 import { get, startServer } from './helpers/server.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { OPERATIONS } from '../src/app.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/db/store.js';
 import {
   deadlineExceeded,
@@ -23,7 +23,8 @@ import {
   urlTooLong,
   type ApiError,
 } from '../src/contract/errors.js';
-import { buildOpenApiDocument, type HeaderObject, type OpenApiDocument, type ResponseObject } from '../src/http/openapi.js';
+import type { HeaderObject, OpenApiDocument, ResponseObject } from '../src/contract/openapi.js';
+import { buildOpenApiDocument } from '../src/http/openapi.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { loadExpectations, type Expectation } from './helpers/fixtures.js';
 import { SchemaChecker } from './helpers/openapi.js';

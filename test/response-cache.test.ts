@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../src/db/store.js';
 import { ingestLines } from '../src/ingest/ingest.js';
-import { Metrics } from '../src/metrics.js';
+import { Metrics } from '../src/http/metrics.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 import { blockLines, hex, setCreated } from './helpers/events.js';
 import { eventually, sample } from './helpers/serve.js';

@@ -34,14 +34,8 @@ const UNIMPLEMENTED = 12;
 const INTERNAL = 13;
 const UNAVAILABLE = 14;
 
-// vega.ErrorDetail codes.
-export const DETAIL = {
-  invalidPagination: 10028,
-  invalidId: 10000,
-  teamStats: 10000,
-  epochSummaries: 140001,
-  referralSets: 10000,
-} as const;
+/** vega.ErrorDetail code of invalid pagination, the same for every operation (theirs are in their folders). */
+const INVALID_PAGINATION_DETAIL = 10028;
 
 function detail(code: number, message: string, inner = ''): ErrorDetail {
   return { '@type': 'type.googleapis.com/vega.ErrorDetail', code, message, inner };
@@ -51,13 +45,13 @@ function detail(code: number, message: string, inner = ''): ErrorDetail {
 export const parseError = (message: string) => new ApiError(400, INVALID_ARGUMENT, message);
 
 export const invalidPagination = (reason: string) =>
-  new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(DETAIL.invalidPagination, 'invalid pagination', reason)]);
+  new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(INVALID_PAGINATION_DETAIL, 'invalid pagination', reason)]);
 
 /** An invalid argument reported by an operation, with its detail code, message and inner text. */
 export const invalidArgument = (code: number, message: string, inner = '') =>
   new ApiError(400, INVALID_ARGUMENT, 'InvalidArgument error', [detail(code, message, inner)]);
 
-/** The service's own limits (see src/http/limits.ts). */
+/** The service's own limits. */
 export const urlTooLong = (length: number, limit: number) =>
   new ApiError(400, INVALID_ARGUMENT, `request URL too long: ${length} bytes, the limit is ${limit}`);
 export const tooManyValues = (field: string, count: number, limit: number) =>

@@ -1,4 +1,5 @@
 import { parseError } from './errors.js';
+import type { SchemaObject } from './openapi.js';
 
 /**
  * Query strings parsed the way the reference grpc-gateway does (contract §2): every field under
@@ -9,14 +10,24 @@ export type FieldKind = 'int32' | 'uint64' | 'bool' | 'string';
 
 export interface FieldSpec {
   /** Query keys that set this field: the JSON name first, then the proto name when different. */
-  keys: readonly string[];
+  readonly keys: readonly string[];
   /** The proto field name, as the gateway's messages show it. */
-  protoName: string;
-  kind: FieldKind;
-  repeated?: boolean;
+  readonly protoName: string;
+  readonly kind: FieldKind;
+  readonly repeated?: boolean;
+  /** What the field means, for the OpenAPI document. */
+  readonly description: string;
+  /** Added to the schema its kind gives (ranges, patterns, defaults) in the OpenAPI document. */
+  readonly schema?: SchemaObject;
 }
 
-export type ParsedValue = number | bigint | boolean | string | string[];
+/** The value a field's kind parses to. */
+type KindValue<K extends FieldKind> = K extends 'int32' ? number : K extends 'uint64' ? bigint : K extends 'bool' ? boolean : string;
+
+/** A field's parsed value: its kind's value or undefined when not given; a repeated field gives a list (empty when absent). */
+export type FieldValue<S extends FieldSpec> = S['repeated'] extends true ? KindValue<S['kind']>[] : KindValue<S['kind']> | undefined;
+
+export type ParsedQuery<Specs extends Record<string, FieldSpec>> = { [K in keyof Specs]: FieldValue<Specs[K]> };
 
 const BAD_ESCAPE = /%(?![0-9a-fA-F]{2}).{0,2}/;
 
@@ -68,26 +79,27 @@ function goQuote(s: string): string {
 }
 
 /**
- * Reads the fields of `specs` from the query pairs. Returns, per field name (the record key),
- * its value, or undefined when not given; repeated fields give an array (empty when absent).
+ * Reads the fields of `specs` from the query pairs: per field name (the record key) its value,
+ * typed by its kind, or undefined when not given; repeated fields give a list (empty when absent).
  */
-export function parseQuery<K extends string>(pairs: readonly [string, string][], specs: Record<K, FieldSpec>): Record<K, ParsedValue | undefined> {
-  const byKey = new Map<string, { name: K; spec: FieldSpec }>();
-  for (const name of Object.keys(specs) as K[]) for (const key of specs[name].keys) byKey.set(key, { name, spec: specs[name] });
+export function parseQuery<Specs extends Record<string, FieldSpec>>(pairs: readonly [string, string][], specs: Specs): ParsedQuery<Specs> {
+  const names = Object.keys(specs) as (keyof Specs & string)[];
+  const byKey = new Map<string, keyof Specs & string>();
+  for (const name of names) for (const key of specs[name]!.keys) byKey.set(key, name);
 
   // Each field's (key, value) pairs, in query order.
-  const given = new Map<K, [string, string][]>();
+  const given = new Map<string, [string, string][]>();
   for (const pair of pairs) {
-    const field = byKey.get(pair[0]);
-    if (field) given.set(field.name, [...(given.get(field.name) ?? []), pair]);
+    const name = byKey.get(pair[0]);
+    if (name !== undefined) given.set(name, [...(given.get(name) ?? []), pair]);
   }
 
-  const out = {} as Record<K, ParsedValue | undefined>;
-  for (const name of Object.keys(specs) as K[]) {
-    const spec = specs[name];
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const spec: FieldSpec = specs[name]!;
     const entries = given.get(name) ?? [];
     if (spec.repeated) {
-      out[name] = entries.map(([, v]) => convert(spec, v) as string);
+      out[name] = entries.map(([, v]) => convert(spec, v));
       continue;
     }
     if (entries.length === 0) {
@@ -100,14 +112,6 @@ export function parseQuery<K extends string>(pairs: readonly [string, string][],
     if (entries.length > 1) throw parseError(`field already set for oneof "_${spec.protoName}"`);
     out[name] = convert(spec, entries[0]![1]);
   }
-  return out;
+  // Each value was converted by its spec's kind, which is what ParsedQuery says of it.
+  return out as ParsedQuery<Specs>;
 }
-
-/** The pagination fields every operation accepts. */
-export const PAGINATION_FIELDS = {
-  first: { keys: ['pagination.first'], protoName: 'first', kind: 'int32' },
-  after: { keys: ['pagination.after'], protoName: 'after', kind: 'string' },
-  last: { keys: ['pagination.last'], protoName: 'last', kind: 'int32' },
-  before: { keys: ['pagination.before'], protoName: 'before', kind: 'string' },
-  newestFirst: { keys: ['pagination.newestFirst', 'pagination.newest_first'], protoName: 'newest_first', kind: 'bool' },
-} as const satisfies Record<string, FieldSpec>;

@@ -1,3 +1,4 @@
+import { migrate } from './migrate.js';
 import { PgliteStore } from './pglite-store.js';
 import { PostgresStore } from './postgres-store.js';
 import type { Store } from './store.js';
@@ -15,4 +16,16 @@ export interface StoreOptions {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs);
   return PgliteStore.open(opts.dataDir);
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function openMigratedStore(opts: StoreOptions): Promise<Store> {
+  const store = await openStore(opts);
+  try {
+    await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }

@@ -1,7 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
-import { SETTINGS, UsageError } from '../config.js';
 import type { FieldSpec } from '../contract/query.js';
 import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
 
@@ -21,13 +20,13 @@ export interface Limits {
   rateLimitWindowMs: number;
 }
 
-/** The defaults of the settings table. */
-export const DEFAULT_LIMITS: Limits = {
-  maxUrlLength: Number(SETTINGS.maxUrlLength.default),
-  maxFilterValues: Number(SETTINGS.maxFilterValues.default),
-  requestTimeoutMs: Number(SETTINGS.requestTimeoutMs.default),
-  rateLimitMax: Number(SETTINGS.rateLimitMax.default),
-  rateLimitWindowMs: Number(SETTINGS.rateLimitWindowMs.default),
+/** The limits when none are set (the settings table's defaults come from here). */
+export const DEFAULT_LIMITS: Readonly<Limits> = {
+  maxUrlLength: 16384,
+  maxFilterValues: 100,
+  requestTimeoutMs: 10_000,
+  rateLimitMax: 0,
+  rateLimitWindowMs: 60_000,
 };
 
 /** Node's limit on the request head must leave room for the longest URL we accept. */
@@ -82,7 +81,10 @@ export type TrustProxy = number | string[];
 /** proxy-addr's names for address ranges, which Fastify takes beside addresses and ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** Reads --trust-proxy: a number of hops, or comma-separated addresses, CIDR ranges and range names. */
+/**
+ * Reads a trusted-proxy setting: a number of hops, or comma-separated addresses, CIDR ranges and
+ * range names. Throws an Error saying which entry is none of those.
+ */
 export function parseTrustProxy(text: string): TrustProxy {
   if (/^\d+$/.test(text)) return Number(text);
   const entries = text.split(',').map((e) => e.trim());
@@ -92,7 +94,7 @@ export function parseTrustProxy(text: string): TrustProxy {
     const family = isIP(address);
     const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
     if (family === 0 || !prefixOk || more.length > 0) {
-      throw new UsageError(`--${SETTINGS.trustProxy.flag} (${SETTINGS.trustProxy.env}): "${entry}" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops`);
+      throw new Error(`"${entry}" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops`);
     }
   }
   return entries;

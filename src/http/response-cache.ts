@@ -1,4 +1,4 @@
-import type { ChainHead } from '../pagination/sql.js';
+import type { ChainHead } from '../pagination/page-sql.js';
 import { gzipAsync } from './compression.js';
 
 /** An operation's successful answer as sent: the body bytes, and the chain head they reflect. */

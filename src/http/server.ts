@@ -4,13 +4,12 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
-import { Metrics } from '../metrics.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from '../contract/errors.js';
 import { COMPRESS_MIN_BYTES, ENCODINGS, sendsGzip } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits, type TrustProxy } from './limits.js';
-import { registerMetrics } from './metrics.js';
+import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { goJson } from '../contract/json.js';
 import { ResponseCache, type Answer } from './response-cache.js';
@@ -116,6 +115,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       caseSensitive: true,
     },
   });
+  // Set before any plugin or route: a route takes the error handler in place when it is added.
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, request, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
+    // Fastify's own client errors (a malformed URL, say) keep the contract's body shape.
+    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+      return sendError(reply, parseError(err.message ?? 'bad request'));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, internalError(0, 'internal error'));
+  });
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
   await app.register(compress, { global: true, encodings: ENCODINGS, threshold: COMPRESS_MIN_BYTES });
   await registerRateLimit(app, limits);
@@ -142,7 +151,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       const query = queryPairs(queryOf(url));
       checkRepeatedValues(query, op.fields, limits);
       const result = await op.run(store, { path, query });
-      return { body: Buffer.from(isPretty(query) ? goJson(result.body, 2) : goJson(result.body)), head: result.head };
+      return { body: Buffer.from(isPretty(query) ? goJson(JSON.parse(result.body), 2) : result.body), head: result.head };
     };
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
       const url = request.raw.url ?? '';
@@ -179,7 +188,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     });
   }
 
-  registerDocs(app, opts.operations);
+  await registerDocs(app, opts.operations);
   registerHealth(app, store, limits.requestTimeoutMs);
   registerMetrics(app, metrics);
 
@@ -189,15 +198,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return sendError(reply, known && request.method !== 'GET' ? methodNotAllowed() : notFound());
   });
 
-  app.setErrorHandler((err: { statusCode?: number; code?: string; message?: string }, request, reply) => {
-    if (err instanceof ApiError) return sendError(reply, err);
-    // Fastify's own client errors (a malformed URL, say) keep the contract's body shape.
-    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendError(reply, parseError(err.message ?? 'bad request'));
-    }
-    request.log.error({ err }, 'unhandled error');
-    return sendError(reply, internalError(0, 'internal error'));
-  });
 
   // Once closing (SIGTERM), no keep-alive connection may hold the shutdown until its keep-alive
   // timeout: answers from then on close their connection, and connections that go idle later

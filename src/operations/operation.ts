@@ -1,6 +1,7 @@
-import type { Store } from '../db/store.js';
+import type { SchemaObject } from '../contract/openapi.js';
 import type { FieldSpec } from '../contract/query.js';
-import type { ChainHead } from '../pagination/sql.js';
+import type { Store } from '../db/store.js';
+import type { ChainHead } from '../pagination/page-sql.js';
 
 /** What a route hands an operation: path parameters and the decoded query pairs. */
 export interface OperationInput {
@@ -9,21 +10,52 @@ export interface OperationInput {
 }
 
 export interface OperationResult {
-  /** The response body, fields already in proto order. */
-  body: object;
+  /** The response body as compact JSON text, fields in proto order, strings escaped as Go does. */
+  body: string;
   head: ChainHead | null;
 }
 
-/** One GET operation of the API. Adding an operation means adding one of these. */
+/** An example for the OpenAPI document: a request of the shared fixtures and its answer. */
+export interface FixtureExample {
+  /** The fixtures file and the entry's name. */
+  fixture: string;
+  name: string;
+  method: string;
+  request: string;
+  status: number;
+  body: unknown;
+}
+
+/** A path parameter: what it means and its schema. */
+export interface PathParameter {
+  description: string;
+  schema: SchemaObject;
+}
+
+/**
+ * One GET operation, everything about it in its own folder: its query fields (with their docs),
+ * path parameters, response schemas, examples, errors and `run`. The server routes, limits and
+ * caches every operation alike, and the OpenAPI document is assembled from them.
+ */
 export interface Operation {
-  /** Name used in logs and metrics. */
+  /** The operation's name (operationId after the tag), in logs and metrics. */
   name: string;
   /** Route path in the HTTP router's syntax, e.g. /api/v2/teams/:teamId/stats. */
   path: string;
-  /** vega.ErrorDetail code for failures of this operation. */
+  /** The OpenAPI tag it is listed under. */
+  tag: string;
+  summary: string;
+  description: string;
+  /** vega.ErrorDetail code and message of unexpected failures of this operation. */
   errorCode: number;
   errorMessage: string;
-  /** The query fields the operation parses; the OpenAPI document's parameters come from it. */
-  fields?: Readonly<Record<string, FieldSpec>>;
+  fields: Readonly<Record<string, FieldSpec>>;
+  pathParameters: Readonly<Record<string, PathParameter>>;
+  /** The schemas it adds under components.schemas, and the one of its 200 answer. */
+  schemas: Readonly<Record<string, SchemaObject>>;
+  responseSchema: string;
+  /** The 200 answer described in a few words, e.g. "A page of referral sets". */
+  responseDescription: string;
+  examples: readonly FixtureExample[];
   run(store: Store, input: OperationInput): Promise<OperationResult>;
 }

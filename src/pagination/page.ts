@@ -1,15 +1,11 @@
 import { invalidPagination } from '../contract/errors.js';
-import { JsonText } from '../contract/json.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/pagination.js';
 import { CursorError } from './cursor.js';
 
 /**
- * The page a request asks for, and the page it gets back (contract §4). Shared by every
- * operation: each supplies its sort key, its cursor codec and its SQL; this module owns the
- * arithmetic of directions, limits, boundaries and pageInfo.
+ * The page a request asks for (contract §4). Shared by every operation: each supplies its sort
+ * key, its cursor codec and its SQL; this module owns the arithmetic of directions and limits.
  */
-export const DEFAULT_PAGE_SIZE = 1000;
-export const MAX_PAGE_SIZE = 5000;
-
 export interface PaginationParams {
   first?: number | undefined;
   after?: string | undefined;
@@ -26,9 +22,16 @@ export interface PageRequest<Position> {
   newestFirst: boolean;
 }
 
+function checkLimit(n: number | undefined): void {
+  if (n !== undefined && (n < 1 || n > MAX_PAGE_SIZE)) throw invalidPagination(`pagination limit must be in range 0-${MAX_PAGE_SIZE}`);
+}
+
 /**
- * Validates pagination and decodes the cursor in use (the reference's order: both cursors,
- * then the cursor, then the limits), throwing the contract's "invalid pagination" errors.
+ * Validates pagination and decodes the cursor in use, throwing the contract's "invalid
+ * pagination" errors in the reference's order: both cursors, then the cursor, then the limit.
+ * Precedence: `first` makes a forward page (`last` and `before` ignored), else `last` a backward
+ * one (`after` ignored), else the cursor given. A field that precedence ignores is not validated
+ * (contract §7: `first=2&last=0` is a forward page of 2 rows).
  */
 export function pageRequest<Position>(p: PaginationParams, decode: (cursor: string) => Position): PageRequest<Position> {
   if (p.after !== undefined && p.before !== undefined) throw invalidPagination('cannot set both a before and after cursor');
@@ -44,11 +47,9 @@ export function pageRequest<Position>(p: PaginationParams, decode: (cursor: stri
       throw err;
     }
   }
-  for (const n of [p.first, p.last]) {
-    if (n !== undefined && (n < 1 || n > MAX_PAGE_SIZE)) throw invalidPagination(`pagination limit must be in range 0-${MAX_PAGE_SIZE}`);
-  }
-  const limit = (forward ? p.first : p.last) ?? DEFAULT_PAGE_SIZE;
-  return { direction: forward ? 'forward' : 'backward', limit, cursor, newestFirst: p.newestFirst ?? true };
+  const given = forward ? p.first : p.last;
+  checkLimit(given);
+  return { direction: forward ? 'forward' : 'backward', limit: given ?? DEFAULT_PAGE_SIZE, cursor, newestFirst: p.newestFirst ?? true };
 }
 
 /**
@@ -59,6 +60,8 @@ export function pageRequest<Position>(p: PaginationParams, decode: (cursor: stri
  */
 export interface SqlPlan {
   fetchOrder: 'ASC' | 'DESC';
+  /** The order walking outwards from the cursor on the other side. */
+  probeOrder: 'ASC' | 'DESC';
   beyond: '>' | '<';
   boundary: '<=' | '>=';
   fetchLimit: number;
@@ -68,47 +71,11 @@ export function sqlPlan(req: PageRequest<unknown>): SqlPlan {
   // Walking towards larger keys: forward in ascending display, or backward in descending display.
   const ascending = (req.direction === 'forward') !== req.newestFirst;
   return ascending
-    ? { fetchOrder: 'ASC', beyond: '>', boundary: '<=', fetchLimit: req.limit + 1 }
-    : { fetchOrder: 'DESC', beyond: '<', boundary: '>=', fetchLimit: req.limit + 1 };
-}
-
-/**
- * Turns fetched rows (in fetch order, up to limit + 1) into the page in display order, as the
- * response body's JSON text `{"<key>":{"edges":[{"node":…,"cursor":…},…],"pageInfo":{…}}}`.
- * `otherSide` says whether any row lies on the other side of the cursor (false without one).
- *
- * The text is written directly from the rows: for a 1,000-row page that is most of the request's
- * work in the process, and this spares building a node object per row and walking it again in
- * JSON.stringify. `toEdge` gives a row's node as Go-style JSON text (see jsonString) and its
- * cursor (base64: nothing to escape).
- */
-export function pageJson<Row>(
-  key: string,
-  req: PageRequest<unknown>,
-  rows: Row[],
-  otherSide: boolean,
-  toEdge: (row: Row) => { node: string; cursor: string },
-): JsonText {
-  const more = rows.length > req.limit;
-  const n = more ? req.limit : rows.length;
-  const backward = req.direction === 'backward';
-  let edges = '';
-  let startCursor = '';
-  let endCursor = '';
-  for (let i = 0; i < n; i++) {
-    const { node, cursor } = toEdge(rows[backward ? n - 1 - i : i]!);
-    edges += `${i === 0 ? '' : ','}{"node":${node},"cursor":"${cursor}"}`;
-    if (i === 0) startCursor = cursor;
-    endCursor = cursor;
-  }
-  const [hasNextPage, hasPreviousPage] = backward ? [otherSide, more] : [more, otherSide];
-  return new JsonText(
-    `{"${key}":{"edges":[${edges}],"pageInfo":{"hasNextPage":${hasNextPage},"hasPreviousPage":${hasPreviousPage},` +
-      `"startCursor":"${startCursor}","endCursor":"${endCursor}"}}}`,
-  );
+    ? { fetchOrder: 'ASC', probeOrder: 'DESC', beyond: '>', boundary: '<=', fetchLimit: req.limit + 1 }
+    : { fetchOrder: 'DESC', probeOrder: 'ASC', beyond: '<', boundary: '>=', fetchLimit: req.limit + 1 };
 }
 
 /** A row comparison over a composite key, e.g. `(created_at, id) > ($1, $2)`. */
-export function keyCompare(columns: readonly string[], op: string, placeholders: readonly string[]): string {
-  return `(${columns.join(', ')}) ${op} (${placeholders.join(', ')})`;
+export function keyCompare(columns: readonly string[], op: string, values: readonly string[]): string {
+  return `(${columns.join(', ')}) ${op} (${values.join(', ')})`;
 }

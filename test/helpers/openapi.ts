@@ -3,7 +3,7 @@
  * strict JSON-schema validator (ajv, draft 2020-12 as OpenAPI 3.1 uses) and a key-order check.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { OpenApiDocument, ReferenceObject, ResponseObject, SchemaObject } from '../../src/http/openapi.js';
+import type { OpenApiDocument, ReferenceObject, ResponseObject, SchemaObject } from '../../src/contract/openapi.js';
 
 const INT32 = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31;
 const inRange = (min: bigint, max: bigint) => (s: string) => /^-?[0-9]+$/.test(s) && BigInt(s) >= min && BigInt(s) <= max;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { OPERATIONS } from '../../src/app.js';
+import { OPERATIONS } from '../../src/operations/index.js';
 import type { Store } from '../../src/db/store.js';
 import { buildServer, type ServerOptions } from '../../src/http/server.js';
 

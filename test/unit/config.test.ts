@@ -42,6 +42,6 @@ test('--trust-proxy: a number of hops, or addresses, CIDR ranges and range names
   assert.deepEqual(parseTrustProxy('10.0.0.1'), ['10.0.0.1']);
   assert.deepEqual(parseTrustProxy('loopback, 10.0.0.0/8,fd00::/8 ,::1'), ['loopback', '10.0.0.0/8', 'fd00::/8', '::1']);
   for (const bad of ['', 'true', 'proxy.example', '10.0.0.0/33', '10.0.0.0/', '::1/129', '10.0.0.1/8/8', '10.0.0.0/255.0.0.0', '1,,2']) {
-    assert.throws(() => parseTrustProxy(bad), (e: Error) => e instanceof UsageError && e.message.startsWith('--trust-proxy (EPOCHVIEW_TRUST_PROXY): '), bad);
+    assert.throws(() => parseTrustProxy(bad), (e: Error) => e.message.endsWith('is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops'), bad);
   }
 });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CursorError, cursorField, decodeCursorObject, encodeCursor, formatRfc3339Nanos, parseRfc3339Nanos } from '../../src/pagination/cursor.js';
+import { CursorError, cursorField, decodeCursorObject, parseRfc3339Nanos } from '../../src/pagination/cursor.js';
 
-test('RFC 3339 in and out, as Go formats and parses time', () => {
-  assert.equal(formatRfc3339Nanos(1709251740123456000n), '2024-03-01T00:09:00.123456Z');
-  assert.equal(formatRfc3339Nanos(1709250000250000000n), '2024-02-29T23:40:00.25Z');
-  assert.equal(formatRfc3339Nanos(1709250000000000000n), '2024-02-29T23:40:00Z');
+const encodeCursor = (json: string) => Buffer.from(json).toString('base64');
+
+test('RFC 3339 in, as Go parses time (see sql-json.test.ts for out)', () => {
   assert.equal(parseRfc3339Nanos('2024-03-01T00:09:00.123456Z'), 1709251740123456000n);
   assert.equal(parseRfc3339Nanos('2024-03-01T02:09:00.123456789+02:00'), 1709251740123456789n);
   assert.equal(parseRfc3339Nanos('0001-01-01T00:00:00Z'), -62135596800000000000n);
@@ -14,7 +13,7 @@ test('RFC 3339 in and out, as Go formats and parses time', () => {
   }
 });
 
-test('cursor JSON: byte-identical encoding, case-insensitive keys, zero values, type errors', () => {
+test('cursor JSON: case-insensitive keys, zero values, type errors', () => {
   const json = '{"CreatedAt":"2024-03-01T00:09:00.123456Z","ID":"04d2"}';
   const cursor = encodeCursor(json);
   assert.equal(cursor, 'eyJDcmVhdGVkQXQiOiIyMDI0LTAzLTAxVDAwOjA5OjAwLjEyMzQ1NloiLCJJRCI6IjA0ZDIifQ==');

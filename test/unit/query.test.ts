@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/contract/errors.js';
-import { PAGINATION_FIELDS, parseQuery, queryPairs, type FieldSpec } from '../../src/contract/query.js';
+import { PAGINATION_FIELDS } from '../../src/contract/pagination.js';
+import { parseQuery, queryPairs, type FieldSpec } from '../../src/contract/query.js';
 
 const FIELDS = {
   ...PAGINATION_FIELDS,
-  ids: { keys: ['filter.assetIds', 'filter.asset_ids'], protoName: 'asset_ids', kind: 'string', repeated: true },
-  epochs: { keys: ['aggregationEpochs', 'aggregation_epochs'], protoName: 'aggregation_epochs', kind: 'uint64' },
-  party: { keys: ['partyId', 'party_id'], protoName: 'party_id', kind: 'string' },
+  ids: { keys: ['filter.assetIds', 'filter.asset_ids'], protoName: 'asset_ids', kind: 'string', repeated: true, description: 'ids' },
+  epochs: { keys: ['aggregationEpochs', 'aggregation_epochs'], protoName: 'aggregation_epochs', kind: 'uint64', description: 'epochs' },
+  party: { keys: ['partyId', 'party_id'], protoName: 'party_id', kind: 'string', description: 'party' },
 } as const satisfies Record<string, FieldSpec>;
 
 const parse = (q: string) => parseQuery(queryPairs(q), FIELDS);

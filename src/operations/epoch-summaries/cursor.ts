@@ -1,4 +1,5 @@
-import { cursorField, decodeCursorObject, encodeCursor, CursorError } from '../../pagination/cursor.js';
+import { cursorField, CursorError, decodeCursorObject } from '../../pagination/cursor.js';
+import { sqlBase64 } from '../../pagination/sql-json.js';
 
 /**
  * The position of a summary in the sort key (epoch, assetId, marketId, rewardType); ids as
@@ -37,9 +38,11 @@ export function decodePosition(cursor: string): Position {
 }
 
 /**
- * The cursor of a summary row: epoch and amount as decimal text, ids as shown (lowercase hex or
- * a well-known name), the reward type as a JSON string literal (see jsonString).
+ * The cursor of a summary row, in SQL: epoch and amount as decimal text, ids as shown (lowercase
+ * hex or a well-known name), the reward type as a JSON string literal.
  */
-export function encodePosition(epoch: string, assetId: string, marketId: string, rewardTypeJson: string, amount: string): string {
-  return encodeCursor(`{"epoch_id":${epoch},"asset_id":"${assetId}","market_id":"${marketId}","reward_type":${rewardTypeJson},"amount":"${amount}"}`);
+export function cursorSql(epoch: string, shownAsset: string, shownMarket: string, rewardTypeJson: string, amount: string): string {
+  return sqlBase64(
+    `'{"epoch_id":' || ${epoch} || ',"asset_id":"' || ${shownAsset} || '","market_id":"' || ${shownMarket} || '","reward_type":' || ${rewardTypeJson} || ',"amount":"' || ${amount} || '"}'`,
+  );
 }

@@ -1,7 +1,10 @@
-import type { Queryable, SqlParam } from '../../db/store.js';
+import { messageJsonSql } from '../../pagination/message.js';
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { pageStatement, readPage, type FetchedPage, type PageExtras } from '../../pagination/sql.js';
-import type { Position } from './cursor.js';
+import { pageStatement } from '../../pagination/page-sql.js';
+import { sqlId, sqlPlainString } from '../../pagination/sql-json.js';
+import { SqlParams } from '../../pagination/sql-params.js';
+import { cursorSql, type Position } from './cursor.js';
+import { EPOCH_REWARD_SUMMARY } from './node.js';
 
 /**
  * The SQL of a summaries page. The sort key is (epoch, asset_id, market_id, reward_type), and
@@ -24,14 +27,6 @@ export interface SummaryFilter {
   markets: readonly string[];
   fromEpoch: bigint | undefined;
   toEpoch: bigint | undefined;
-}
-
-export interface SummaryRow {
-  epoch: string;
-  asset_id: string;
-  market_id: string;
-  reward_type: string;
-  amount: string;
 }
 
 type Column = 'epoch' | 'asset_id' | 'market_id' | 'reward_type';
@@ -61,44 +56,17 @@ export function planBranches(f: SummaryFilter): Branch[] {
     : markets.map((m) => ({ fixed: { market_id: m }, oneOf: { column: 'asset_id', values: assets } }));
 }
 
-/** Positional parameters, one per distinct (type, value). */
-class Params {
-  readonly values: SqlParam[] = [];
-  private readonly seen = new Map<string, string>();
-
-  private ref(key: string, value: SqlParam, render: (n: number) => string): string {
-    let sql = this.seen.get(key);
-    if (sql === undefined) {
-      this.values.push(value);
-      sql = render(this.values.length);
-      this.seen.set(key, sql);
-    }
-    return sql;
-  }
-
-  id(hex: string): string {
-    return this.ref(`id:${hex}`, hex, (n) => `decode($${n}, 'hex')`);
-  }
-  bigint(v: bigint): string {
-    return this.ref(`bigint:${v}`, String(v), (n) => `$${n}::bigint`);
-  }
-  text(v: string): string {
-    return this.ref(`text:${v}`, v, (n) => `$${n}::text`);
-  }
-  limit(v: number): string {
-    return this.ref(`limit:${v}`, v, (n) => `$${n}::bigint`);
-  }
-  column(c: Column, p: Position): string {
-    switch (c) {
-      case 'epoch':
-        return this.bigint(p.epoch);
-      case 'asset_id':
-        return this.id(p.assetId);
-      case 'market_id':
-        return this.id(p.marketId);
-      case 'reward_type':
-        return this.text(p.rewardType);
-    }
+/** A key column's value at the cursor, as a placeholder. */
+function cursorValue(params: SqlParams, c: Column, p: Position): string {
+  switch (c) {
+    case 'epoch':
+      return params.bigint(p.epoch);
+    case 'asset_id':
+      return params.id(p.assetId);
+    case 'market_id':
+      return params.id(p.marketId);
+    case 'reward_type':
+      return params.text(p.rewardType);
   }
 }
 
@@ -114,7 +82,7 @@ function compareHex(a: string, b: string): number {
  * column already lies on the `op` side of the cursor, strictly otherwise). With no deciding fixed
  * column, the free columns are compared with `op` itself.
  */
-function branchCompare(branch: Branch, op: '<' | '>' | '<=' | '>=', cursor: Position, params: Params, alias: string): string {
+function branchCompare(branch: Branch, op: '<' | '>' | '<=' | '>=', cursor: Position, params: SqlParams, alias: string): string {
   const upward = op[0] === '>';
   let strict = op.length === 1;
   const free: Column[] = [];
@@ -134,11 +102,11 @@ function branchCompare(branch: Branch, op: '<' | '>' | '<=' | '>=', cursor: Posi
   return keyCompare(
     free.map((c) => `${alias}.${c}`),
     strict ? dir : `${dir}=`,
-    free.map((c) => params.column(c, cursor)),
+    free.map((c) => cursorValue(params, c, cursor)),
   );
 }
 
-function branchWhere(branch: Branch, f: SummaryFilter, params: Params, alias: string): string[] {
+function branchWhere(branch: Branch, f: SummaryFilter, params: SqlParams, alias: string): string[] {
   const where: string[] = [];
   for (const c of ['asset_id', 'market_id'] as const) {
     const v = branch.fixed[c];
@@ -152,13 +120,13 @@ function branchWhere(branch: Branch, f: SummaryFilter, params: Params, alias: st
 
 const whereClause = (conds: readonly string[]) => (conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '');
 
-/** The page statement and its parameters (exported for EXPLAIN). */
-export function buildPageQuery(f: SummaryFilter, req: PageRequest<Position>): { sql: string; params: SqlParam[] } {
+/** The page statement and its parameters. */
+export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { sql: string; params: SqlParams } {
   const plan = sqlPlan(req);
-  const params = new Params();
+  const params = new SqlParams();
   const branches = planBranches(f);
   const order = (alias: string, dir: 'ASC' | 'DESC' = plan.fetchOrder) => KEY.map((c) => `${alias}.${c} ${dir}`).join(', ');
-  const limit = params.limit(plan.fetchLimit);
+  const limit = params.bigint(plan.fetchLimit);
   const cursor = req.cursor;
 
   const rowsWhere = (b: Branch, alias: string) => [
@@ -179,29 +147,23 @@ export function buildPageQuery(f: SummaryFilter, req: PageRequest<Position>): { 
   // the matching rows sit at its far end (seen on 100k rows with a cursor mid-table).
   let otherSide = 'false';
   if (cursor) {
-    const fromCursorOutwards = plan.fetchOrder === 'ASC' ? 'DESC' : 'ASC';
     const probes = branches.map(
       (b) =>
         `(SELECT true AS found FROM epoch_reward_summaries AS t ` +
         `${whereClause([...branchWhere(b, f, params, 't'), branchCompare(b, plan.boundary, cursor, params, 't')])} ` +
-        `ORDER BY ${order('t', fromCursorOutwards)} LIMIT 1)`,
+        `ORDER BY ${order('t', plan.probeOrder)} LIMIT 1)`,
     );
     otherSide = `COALESCE((SELECT o.found FROM (${probes.join('\n UNION ALL ')}) AS o LIMIT 1), false)`;
   }
 
-  const sql = pageStatement(
-    `SELECT s.epoch::text AS epoch, encode(s.asset_id, 'hex') AS asset_id, encode(s.market_id, 'hex') AS market_id,
-            s.reward_type, s.amount::text AS amount
-       FROM ${from}
-      ORDER BY ${order('s')}
-      LIMIT ${limit}`,
-    otherSide,
-  );
-  return { sql, params: params.values };
-}
-
-/** Fetches one page, its other-side flag and the chain head in one statement (one snapshot). */
-export async function fetchSummaryPage(db: Queryable, f: SummaryFilter, req: PageRequest<Position>): Promise<FetchedPage<SummaryRow>> {
-  const { sql, params } = buildPageQuery(f, req);
-  return readPage<SummaryRow>(await db.query<SummaryRow & PageExtras>(sql, params));
+  const asset = sqlId('s.asset_id');
+  const market = sqlId('s.market_id');
+  const rows = `
+    SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, ${messageJsonSql(EPOCH_REWARD_SUMMARY, 's')} AS node,
+           ${cursorSql('s.epoch::text', asset, market, sqlPlainString('s.reward_type'), 's.amount::text')} AS cursor
+      FROM ${from}
+     ORDER BY ${order('s')}
+     LIMIT ${limit}`;
+  const pageOrder = KEY.map((c) => `${c} ${plan.fetchOrder}`).join(', ');
+  return { sql: pageStatement('summaries', req, { sql: rows, order: pageOrder, otherSide }, params), params };
 }

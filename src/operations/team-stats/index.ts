@@ -1,64 +1,64 @@
-import { formatId, requireId } from '../../contract/ids.js';
-import { DETAIL, invalidArgument } from '../../contract/errors.js';
-import { PAGINATION_FIELDS, parseQuery, type FieldSpec } from '../../contract/query.js';
-import { cursorField, decodeCursorObject, encodeCursor } from '../../pagination/cursor.js';
-import { pageJson, pageRequest, type PaginationParams } from '../../pagination/page.js';
-import { readPage, type PageExtras } from '../../pagination/sql.js';
+import { invalidArgument } from '../../contract/errors.js';
+import { requireId } from '../../contract/ids.js';
+import { pageSchemas } from '../../contract/openapi.js';
+import { parseQuery } from '../../contract/query.js';
+import { messageSchema } from '../../pagination/message.js';
+import { pageRequest } from '../../pagination/page.js';
+import { readPage } from '../../pagination/page-sql.js';
 import type { Operation } from '../operation.js';
-import { teamStatsQuery, type TeamStatsRow } from './source.js';
+import { decodePosition } from './cursor.js';
+import { EXAMPLES } from './examples.js';
+import { DEFAULT_AGGREGATION_EPOCHS, FIELDS, PATH_PARAMETERS } from './fields.js';
+import { MEMBER_STATISTICS, REWARDS_ENTRY, VOLUMES_ENTRY } from './node.js';
+import { teamStatsPage } from './sql.js';
 
-/** GET /api/v2/teams/{teamId}/stats — contract §5 ListTeamMembersStatistics. */
-const FIELDS = {
-  ...PAGINATION_FIELDS,
-  partyId: { keys: ['partyId', 'party_id'], protoName: 'party_id', kind: 'string' },
-  aggregationEpochs: { keys: ['aggregationEpochs', 'aggregation_epochs'], protoName: 'aggregation_epochs', kind: 'uint64' },
-} as const satisfies Record<string, FieldSpec>;
-
-const DEFAULT_AGGREGATION_EPOCHS = 10n;
+/** vega.ErrorDetail code and message of this operation's errors ("team referees", sic, as the reference says). */
+const ERROR_CODE = 10000;
 const ERROR_MESSAGE = 'failed to list team referees';
 
-interface Position {
-  party: string;
-}
+const checkedId = (text: string) => requireId(text, (message) => invalidArgument(ERROR_CODE, ERROR_MESSAGE, message));
 
-function decodePosition(cursor: string): Position {
-  return { party: cursorField.id(decodeCursorObject(cursor), 'ID') };
-}
-
-function encodePosition(party: string): string {
-  return encodeCursor(`{"ID":"${formatId(party)}"}`);
-}
-
-const checkedId = (text: string) => requireId(text, (message) => invalidArgument(DETAIL.teamStats, ERROR_MESSAGE, message));
-
-/** A page row's node as JSON text: ids hex, numbers decimal text, so nothing needs escaping. */
-function nodeJson(r: TeamStatsRow): string {
-  // Game ids are hex: the commas in the list separate them.
-  const games = r.games === '' ? 0 : r.games.split(',').length;
-  return (
-    `{"partyId":"${formatId(r.party)}","totalQuantumVolume":"${r.total_volume}","totalQuantumRewards":"${r.total_rewards}",` +
-    `"quantumRewards":[${r.rewards}],"totalGamesPlayed":"${games}","gamesPlayed":[${r.games}],"quantumVolumes":[${r.volumes}]}`
-  );
-}
-
+/** GET /api/v2/teams/{teamId}/stats — contract §5 ListTeamMembersStatistics. */
 export const listTeamMembersStatistics: Operation = {
   name: 'ListTeamMembersStatistics',
   path: '/api/v2/teams/:teamId/stats',
-  errorCode: DETAIL.teamStats,
+  tag: 'TradingDataService',
+  summary: 'List team members\' statistics',
+  description:
+    'Per member of the team: quantum volumes and rewards per epoch and the games played, over the last N ended epochs (`aggregationEpochs`, default 10). ' +
+    'A team with statistics in fewer than N of those epochs is left out (an empty page), as the interface documents it. Members who left the team still appear ' +
+    'for the epochs they have statistics for. Sort key partyId.',
+  errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,
   fields: FIELDS,
+  pathParameters: PATH_PARAMETERS,
+  schemas: {
+    [REWARDS_ENTRY.schemaName]: messageSchema(REWARDS_ENTRY),
+    [VOLUMES_ENTRY.schemaName]: messageSchema(VOLUMES_ENTRY),
+    [MEMBER_STATISTICS.schemaName]: messageSchema(MEMBER_STATISTICS),
+    ...pageSchemas(
+      {
+        response: 'v2ListTeamMembersStatisticsResponse',
+        connection: 'v2TeamMembersStatisticsConnection',
+        edge: 'v2TeamMemberStatisticsEdge',
+        node: MEMBER_STATISTICS.schemaName,
+      },
+      'statistics',
+      { one: 'member\'s statistics', many: 'members\' statistics' },
+      'ListTeamMembersStatistics',
+    ),
+  },
+  responseSchema: 'v2ListTeamMembersStatisticsResponse',
+  responseDescription: 'A page of members\' statistics',
+  examples: EXAMPLES,
   async run(store, input) {
-    // Faults in the contract's order: query parsing, pagination, ids. The teamId/team_id query
-    // keys are unknown here, hence ignored: the path names the team.
+    // Faults in the contract's order: query parsing, pagination, ids.
     const q = parseQuery(input.query, FIELDS);
-    const req = pageRequest(q as PaginationParams, decodePosition);
+    const req = pageRequest(q, decodePosition);
     const teamId = checkedId(input.path.teamId ?? '');
-    const partyId = q.partyId === undefined ? undefined : checkedId(q.partyId as string);
-    const n = (q.aggregationEpochs as bigint | undefined) || DEFAULT_AGGREGATION_EPOCHS;
-
-    const { sql, params } = teamStatsQuery(teamId, n, partyId, req, req.cursor?.party ?? null);
-    const page = readPage<TeamStatsRow>(await store.query<TeamStatsRow & PageExtras>(sql, params));
-    const body = pageJson('statistics', req, page.rows, page.otherSide, (r) => ({ node: nodeJson(r), cursor: encodePosition(r.party) }));
-    return { body, head: page.head };
+    const partyId = q.partyId === undefined ? undefined : checkedId(q.partyId);
+    const n = q.aggregationEpochs || DEFAULT_AGGREGATION_EPOCHS;
+    const { sql, params } = teamStatsPage(teamId, n, partyId, req);
+    return readPage(store, sql, params);
   },
 };

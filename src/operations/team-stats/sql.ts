@@ -1,0 +1,73 @@
+import { sqlPlan, type PageRequest } from '../../pagination/page.js';
+import { pageStatement } from '../../pagination/page-sql.js';
+import { messageJsonSql } from '../../pagination/message.js';
+import { sqlId } from '../../pagination/sql-json.js';
+import { SqlParams } from '../../pagination/sql-params.js';
+import { cursorSql, type Position } from './cursor.js';
+import { MEMBER_STATISTICS, rewardsEntrySql, volumesEntrySql } from './node.js';
+
+/**
+ * The page statement of ListTeamMembersStatistics (contract §5): a keyset over the team's parties
+ * that have rows in the window, each with those rows aggregated from team_member_stats.
+ *
+ * The window is L−N+1 … L with L = chain_head.last_ended_epoch. Epochs are never negative, so a
+ * window reaching below epoch 0 holds fewer than N epochs and the team cannot be eligible: the
+ * window's start is only defined when L ≥ N−1, which is also what keeps L−(N−1) from
+ * overflowing for any valid N. Otherwise (or without L) it is NULL and every comparison with it
+ * fails, giving an empty page. Both bounds are uncorrelated scalar subqueries: PostgreSQL runs
+ * them once per statement (InitPlans).
+ *
+ * The window's parties are gathered once (a materialized CTE, also probed for the other side of
+ * the cursor); the page takes limit + 1 of them in party order, and only those are aggregated:
+ * the aggregation is the costly part, so it must never run for parties outside the page.
+ */
+export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>): { sql: string; params: SqlParams } {
+  const params = new SqlParams();
+  const plan = sqlPlan(req);
+  const team = params.id(teamId);
+  const n = params.bigint(aggregationEpochs);
+  const windowStart = `(SELECT h.last_ended_epoch - (${n} - 1) FROM chain_head AS h WHERE h.last_ended_epoch >= ${n} - 1)`;
+  const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
+  /** A statistics row (alias s) of the team in the window, for the party of alias p. */
+  const inWindow = (s: string, p: string) => `${s}.team_id = ${team} AND ${s}.party = ${p}.party AND ${s}.epoch BETWEEN ${windowStart} AND ${windowEnd}`;
+
+  // Eligibility, decided on the whole team: statistics rows in N distinct epochs of the window.
+  // A primary-key range of team_epochs holding at most N entries, evaluated once (InitPlan).
+  const eligible = `(SELECT count(*) FROM team_epochs AS e WHERE e.team_id = ${team} AND e.epoch BETWEEN ${windowStart} AND ${windowEnd}) = ${n}`;
+
+  // The team's parties with rows in the window. A party's rows span first_epoch … last_epoch, so
+  // it has one in the window when that span meets it and, if the span runs past the window's end
+  // (rows of the epoch in progress), a row inside it. A range of team_parties_by_last_epoch: its
+  // cost is the number of parties active in the window, not the team's history.
+  const candidates = [
+    `tp.team_id = ${team}`,
+    `tp.last_epoch >= ${windowStart}`,
+    `tp.first_epoch <= ${windowEnd}`,
+    `(tp.last_epoch <= ${windowEnd} OR EXISTS (SELECT 1 FROM team_member_stats AS x WHERE ${inWindow('x', 'tp')}))`,
+    eligible,
+    ...(partyId === undefined ? [] : [`tp.party = ${params.id(partyId)}`]),
+  ];
+  const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
+  const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
+
+  const rows = `
+    SELECT x.party, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
+      FROM (SELECT c.party, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+              FROM (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
+                     ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}) AS c
+             CROSS JOIN LATERAL (
+               SELECT sum(s.quantum_volume)::text AS total_volume,
+                      sum(s.quantum_rewards)::text AS total_rewards,
+                      string_agg(${rewardsEntrySql('s')}, ',' ORDER BY s.epoch) AS rewards,
+                      string_agg(${volumesEntrySql('s')}, ',' ORDER BY s.epoch) AS volumes
+                 FROM team_member_stats AS s WHERE ${inWindow('s', 'c')}
+             ) AS m
+             CROSS JOIN LATERAL (
+               -- Game ids are hex: quoted, they need no escaping; bytea order is the hex order.
+               SELECT coalesce(string_agg('"' || encode(d.id, 'hex') || '"', ',' ORDER BY d.id), '') AS games, count(*) AS games_played
+                 FROM (SELECT DISTINCT u.id FROM team_member_stats AS s CROSS JOIN LATERAL unnest(s.games) AS u(id) WHERE ${inWindow('s', 'c')}) AS d
+             ) AS g) AS x
+     ORDER BY x.party ${plan.fetchOrder}`;
+  const page = pageStatement('statistics', req, { sql: rows, order: `party ${plan.fetchOrder}`, otherSide }, params);
+  return { sql: `WITH w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})${page}`, params };
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { Store } from '../../src/db/store.js';
+import { runCli } from './cli.js';
+import { startServer } from './server.js';
+import { createTestStore, type StoreKind, type TestStore } from './stores.js';
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+/** What a suite's setup gives its tests; read it inside tests, after `before` has run. */
+export interface ServedStore {
+  ts: TestStore;
+  store: Store;
+  /** The HTTP server, unless the suite asked for none. */
+  server: Server;
+  url: string;
+}
+
+export interface ServedStoreOptions {
+  /** Event input to ingest with the real CLI first: a file path, or NDJSON text on stdin. */
+  ingest?: { file: string } | { stdin: string };
+  /** Whether to start an HTTP server over the store (default true), and its options. */
+  server?: false | Parameters<typeof startServer>[1];
+}
+
+/**
+ * The setup most component suites share: a store of their own on `kind`, filled by the CLI,
+ * opened, and served over HTTP on a free port; closed and dropped after the suite. Registers the
+ * suite's before/after hooks and returns the object they fill.
+ */
+export function useServedStore(kind: StoreKind, opts: ServedStoreOptions = {}): ServedStore {
+  const ctx = {} as ServedStore;
+  before(async () => {
+    ctx.ts = await createTestStore(kind);
+    if (opts.ingest) {
+      const res =
+        'file' in opts.ingest
+          ? await runCli(['ingest', opts.ingest.file, ...ctx.ts.args])
+          : await runCli(['ingest', '-', ...ctx.ts.args], { stdin: opts.ingest.stdin });
+      assert.equal(res.code, 0, res.stderr);
+    }
+    ctx.store = await ctx.ts.open();
+    if (opts.server !== false) {
+      ctx.server = await startServer(ctx.store, opts.server ?? {});
+      ctx.url = ctx.server.url;
+    }
+  });
+  after(async () => {
+    await ctx.server?.close();
+    await ctx.store?.close();
+    await ctx.ts?.drop();
+  });
+  return ctx;
+}

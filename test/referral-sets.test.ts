@@ -47,6 +47,28 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(afterIt.referralSets, { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: '', endCursor: '' } });
     });
 
+    test('a pagination field that precedence ignores is not validated (contract §7)', async () => {
+      const base = `${server.url}/api/v2/referral-sets`;
+      const page = async (query: string) => {
+        const res = await get(`${base}?${query}`);
+        assert.equal(res.status, 200, `${query}: ${res.text}`);
+        return res.body as any;
+      };
+      // first wins: last (even 0, or out of range) and before are ignored.
+      assert.deepEqual(await page('pagination.first=2&pagination.last=0'), await page('pagination.first=2'));
+      assert.deepEqual(await page('pagination.first=2&pagination.last=99999'), await page('pagination.first=2'));
+      assert.equal((await page('pagination.first=2&pagination.last=0')).referralSets.edges.length, 2);
+      // last without first: a backward page; after is ignored and not decoded.
+      const backward = await page('pagination.last=5&pagination.after=!!');
+      assert.deepEqual(backward, await page('pagination.last=5'));
+      assert.equal(backward.referralSets.edges.length, 5);
+      assert.deepEqual(backward.referralSets.pageInfo.hasPreviousPage, true);
+      // The field in use is still validated.
+      const bad = await get(`${base}?pagination.last=0&pagination.first=0`);
+      assert.equal(bad.status, 400);
+      assert.equal((bad.body as any).details[0].inner, 'pagination limit must be in range 0-5000');
+    });
+
     test('headers: block height and time, CORS, gzip, HEAD, OPTIONS, pretty', async () => {
       const res = await fetch(`${server.url}/api/v2/referral-sets?pagination.first=1`, { headers: { origin: 'https://wallet.example', 'accept-encoding': 'gzip' } });
       assert.equal(res.headers.get('x-block-height'), '5121');

@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { OPERATIONS } from '../src/operations/index.js';
-import type { Store } from '../src/db/store.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import type { Store } from '../../src/db/store.js';
 import {
   deadlineExceeded,
   internalError,
@@ -22,14 +22,14 @@ import {
   unavailable,
   urlTooLong,
   type ApiError,
-} from '../src/contract/errors.js';
-import type { HeaderObject, OpenApiDocument, ResponseObject } from '../src/contract/openapi.js';
-import { buildOpenApiDocument } from '../src/http/openapi.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { loadExpectations, type Expectation } from './helpers/fixtures.js';
-import { SchemaChecker } from './helpers/openapi.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+} from '../../src/contract/errors.js';
+import type { HeaderObject, OpenApiDocument, ResponseObject } from '../../src/contract/openapi.js';
+import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { loadExpectations, type Expectation } from '../helpers/fixtures.js';
+import { SchemaChecker } from '../helpers/openapi.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'errors'] as const;
 const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)])) as Record<(typeof FILES)[number], Expectation[]>;

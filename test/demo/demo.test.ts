@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { demoChain, writeDemoChain, type DemoOptions } from '../src/demo/chain.js';
-import { PAYLOAD_TYPES as EVENT_TYPES, type PayloadKey } from '../src/ingest/events.js';
-import { Rng } from '../src/demo/random.js';
-import { DEMO_SCALES, type DemoScale } from '../src/demo/scales.js';
-import { shiftDecimal } from '../src/demo/values.js';
+import { demoChain, writeDemoChain, type DemoOptions } from '../../src/demo/chain.js';
+import { PAYLOAD_TYPES as EVENT_TYPES, type PayloadKey } from '../../src/ingest/events.js';
+import { Rng } from '../../src/demo/random.js';
+import { DEMO_SCALES, type DemoScale } from '../../src/demo/scales.js';
+import { shiftDecimal } from '../../src/demo/values.js';
 
 /** sha256 of the small chain for seed 1. Changes whenever the generator's output changes. */
 const SMALL_SEED1_SHA256 = 'e3331037a727e84198f552b2dffba192fa713e0e8eccac471727643b89541e3b';

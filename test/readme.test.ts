@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { SETTINGS, type SettingSpec } from '../../src/config.js';
+import { SETTINGS, type SettingSpec } from '../src/config.js';
 
 test('the README configuration table lists every setting with its flag, variable and default', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const rows = readme.split('\n').filter((l) => l.startsWith('| `--'));
   assert.equal(rows.length, Object.keys(SETTINGS).length);
   for (const s of Object.values(SETTINGS) as SettingSpec[]) {

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from './helpers/cli.js';
-import { get } from './helpers/server.js';
-import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+import { runCli } from '../helpers/cli.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -79,7 +79,7 @@ for (const kind of STORE_KINDS) {
 test('npm start on an empty data dir seeds the demo chain and serves it', { timeout: 120_000 }, async () => {
   const dataDir = join(tmp, 'start');
   const child = spawn('npm', ['start', '--silent', '--', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
-    cwd: new URL('..', import.meta.url),
+    cwd: new URL('../..', import.meta.url),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

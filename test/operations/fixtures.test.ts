@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { goJson } from '../src/contract/json.js';
-import { FIXTURES } from './helpers/cli.js';
-import { loadExpectations } from './helpers/fixtures.js';
-import { useServedStore } from './helpers/served-store.js';
-import { get } from './helpers/server.js';
-import { STORE_KINDS } from './helpers/stores.js';
+import { goJson } from '../../src/contract/json.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { loadExpectations } from '../helpers/fixtures.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { Store } from '../src/db/store.js';
-import { keepScreenshot, launchChromium } from './helpers/browser.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { keepScreenshot, launchChromium } from '../helpers/browser.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const PATHS = ['/api/v2/referral-sets', '/api/v2/teams/{teamId}/stats', '/api/v2/rewards/epoch/summaries'];
 

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { goJson } from '../src/contract/json.js';
-import { sqlBase64, sqlId, sqlJsonString, sqlRfc3339Nanos } from '../src/pagination/sql-json.js';
-import { useServedStore } from './helpers/served-store.js';
-import { STORE_KINDS } from './helpers/stores.js';
+import { goJson } from '../../src/contract/json.js';
+import { sqlBase64, sqlId, sqlJsonString, sqlRfc3339Nanos } from '../../src/pagination/sql-json.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 /** Go's time.Time.Format(time.RFC3339Nano) in UTC, written independently: via Date, then the fraction. */
 function goRfc3339Nano(ns: bigint): string {

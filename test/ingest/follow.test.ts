@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { blockLines, hex, refereeJoined, setCreated } from './helpers/events.js';
-import { eventually, sample, startServe } from './helpers/serve.js';
-import { get } from './helpers/server.js';
-import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
+import { eventually, sample, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-follow-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));

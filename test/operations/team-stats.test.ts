@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { assertPagingConsistent } from './helpers/paging.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { assertPagingConsistent } from '../helpers/paging.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 interface Node {
   partyId: string;

@@ -1,12 +1,12 @@
 /** /healthz, /readyz and /metrics through HTTP on both stores. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
-import { Metrics } from '../src/http/metrics.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { sample } from './helpers/serve.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { Metrics } from '../../src/http/metrics.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { sample } from '../helpers/serve.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`health and metrics on ${kind}`, () => {

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
-import { parseId } from '../src/contract/ids.js';
-import { listEpochRewardSummaries } from '../src/operations/epoch-summaries/index.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { explainOperation } from './helpers/explain.js';
-import { assertPagingConsistent } from './helpers/paging.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { parseId } from '../../src/contract/ids.js';
+import { listEpochRewardSummaries } from '../../src/operations/epoch-summaries/index.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { explainOperation } from '../helpers/explain.js';
+import { assertPagingConsistent } from '../helpers/paging.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const PATH = '/api/v2/rewards/epoch/summaries';
 

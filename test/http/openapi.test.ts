@@ -6,11 +6,11 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
-import type { OpenApiDocument, ParameterObject, SchemaObject } from '../src/contract/openapi.js';
-import { SchemaChecker } from './helpers/openapi.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import type { OpenApiDocument, ParameterObject, SchemaObject } from '../../src/contract/openapi.js';
+import { SchemaChecker } from '../helpers/openapi.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 type Kind = 'int32' | 'cursor' | 'bool' | 'id' | 'uint64' | 'ids';
 

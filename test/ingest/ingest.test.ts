@@ -7,10 +7,10 @@ import { appendFileSync, readFileSync, writeFileSync, mkdtempSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { dumpReadModels, scalar } from './helpers/dump.js';
-import { blockLines, hex, payout, refereeJoined, setCreated } from './helpers/events.js';
-import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from './helpers/stores.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { dumpReadModels, scalar } from '../helpers/dump.js';
+import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
+import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-ingest-'));
 const fixtureLines = (name: string) => readFileSync(`${FIXTURES}${name}.ndjson`, 'utf8').split('\n').filter((l) => l !== '');

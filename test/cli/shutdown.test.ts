@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { eventually, startServe } from './helpers/serve.js';
-import { get } from './helpers/server.js';
-import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { eventually, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 const BIG_PAGE = '/api/v2/rewards/epoch/summaries?pagination.first=5000';
 

@@ -8,11 +8,11 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { blockLines, hex, setCreated } from './helpers/events.js';
-import { createPgCluster } from './helpers/pg-cluster.js';
-import { eventually, sample, startServe } from './helpers/serve.js';
-import { get } from './helpers/server.js';
-import { STORE_KINDS } from './helpers/stores.js';
+import { blockLines, hex, setCreated } from '../helpers/events.js';
+import { createPgCluster } from '../helpers/pg-cluster.js';
+import { eventually, sample, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const UNAVAILABLE = '{"code":14,"message":"Unavailable error","details":[]}';
 const block = (height: number) => blockLines(height, [setCreated(hex(height.toString(16).padStart(2, '0')), hex('ab'))]).join('\n') + '\n';

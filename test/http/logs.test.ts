@@ -1,10 +1,10 @@
 /** The logs of the real `epochview serve`: one JSON line per request, levels, no secrets. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { eventually, startServe } from './helpers/serve.js';
-import { get } from './helpers/server.js';
-import { createTestStore, STORE_KINDS } from './helpers/stores.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { eventually, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`logs on ${kind}`, () => {

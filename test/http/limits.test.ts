@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { openStore } from '../src/db/open.js';
-import type { SqlParam, Store } from '../src/db/store.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { startServe } from './helpers/serve.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import { openStore } from '../../src/db/open.js';
+import type { SqlParam, Store } from '../../src/db/store.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { startServe } from '../helpers/serve.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const SETS = '/api/v2/referral-sets';
 const SUMMARIES = '/api/v2/rewards/epoch/summaries';

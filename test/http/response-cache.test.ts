@@ -8,14 +8,14 @@ import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import type { Store } from '../src/db/store.js';
-import { ingestLines } from '../src/ingest/ingest.js';
-import { Metrics } from '../src/http/metrics.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { blockLines, hex, setCreated } from './helpers/events.js';
-import { eventually, sample } from './helpers/serve.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { ingestLines } from '../../src/ingest/ingest.js';
+import { Metrics } from '../../src/http/metrics.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { blockLines, hex, setCreated } from '../helpers/events.js';
+import { eventually, sample } from '../helpers/serve.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const SETS = '/api/v2/referral-sets';
 

@@ -1,14 +1,14 @@
 /** ListReferralSets beyond the fixtures: paging walks, ties, filters with cursors, plans. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Store } from '../src/db/store.js';
-import { listReferralSets } from '../src/operations/referral-sets/index.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
-import { blockLines, hex, refereeJoined, setCreated } from './helpers/events.js';
-import { explainOperation } from './helpers/explain.js';
-import { assertPagingConsistent } from './helpers/paging.js';
-import { get, startServer } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import type { Store } from '../../src/db/store.js';
+import { listReferralSets } from '../../src/operations/referral-sets/index.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
+import { explainOperation } from '../helpers/explain.js';
+import { assertPagingConsistent } from '../helpers/paging.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`referral sets on ${kind}`, () => {

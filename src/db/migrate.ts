@@ -35,7 +35,7 @@ export async function migrate(store: Store, migrations = loadMigrations()): Prom
       (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
     );
     const applied: number[] = [];
-    for (const m of migrations) {
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;
       for (const statement of splitStatements(m.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

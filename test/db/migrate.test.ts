@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { loadMigrations, splitStatements } from '../../src/db/migrate.js';
+import { describe, test } from 'node:test';
+import { loadMigrations, migrate, splitStatements, type Migration } from '../../src/db/migrate.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 test('migration files split at semicolons outside $$ bodies, comments dropped', () => {
   const sql = `-- a comment; with a semicolon
@@ -27,3 +29,50 @@ test('every migration file splits into statements that each end where a statemen
     for (const s of statements) assert.equal((s.match(/\$\$/g) ?? []).length % 2, 0, `${m.name}: unbalanced $$ in ${s}`);
   }
 });
+
+for (const kind of STORE_KINDS) {
+  describe(`migrations on ${kind}`, () => {
+    const served = useServedStore(kind, { server: false });
+    const tables = async () =>
+      (await served.store.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'mig\\_%' ORDER BY 1`)).map((r) => r.t);
+    const versions = async () =>
+      (await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations WHERE version >= 900 ORDER BY version')).map((r) => Number(r.v));
+    const m = (version: number, name: string, sql: string): Migration => ({ version, name, sql });
+
+    test('the real migrations are applied in order and recorded; a second run applies nothing', async () => {
+      const all = loadMigrations();
+      assert.deepEqual(all.map((x) => x.version), [...all.map((x) => x.version)].sort((a, b) => a - b));
+      const recorded = (await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations ORDER BY applied_at, version')).map((r) => Number(r.v));
+      assert.deepEqual(recorded, all.map((x) => x.version));
+      assert.deepEqual(await migrate(served.store), []);
+    });
+
+    test('pending migrations apply in version order, whatever order they are given in', async () => {
+      // 902 needs 901's table: applied out of order it would fail.
+      const applied = await migrate(served.store, [
+        m(902, 'second', 'ALTER TABLE mig_a ADD COLUMN b int'),
+        m(901, 'first', 'CREATE TABLE mig_a (a int)'),
+      ]);
+      assert.deepEqual(applied, [901, 902]);
+      assert.deepEqual(await versions(), [901, 902]);
+      assert.deepEqual(await migrate(served.store, [m(901, 'first', 'CREATE TABLE mig_a (a int)')]), [], 'an applied version is not run again');
+    });
+
+    test('a failed migration leaves no half state: none of the run is applied or recorded', async () => {
+      await assert.rejects(
+        migrate(served.store, [
+          m(903, 'fine', 'CREATE TABLE mig_c (c int); INSERT INTO mig_c VALUES (1)'),
+          m(904, 'broken', 'CREATE TABLE mig_d (d int); SELECT no_such_column FROM mig_c'),
+        ]),
+      );
+      assert.deepEqual(await tables(), ['mig_a']);
+      assert.deepEqual(await versions(), [901, 902]);
+      // Fixed, the same run goes through.
+      assert.deepEqual(
+        await migrate(served.store, [m(903, 'fine', 'CREATE TABLE mig_c (c int)'), m(904, 'fixed', 'CREATE TABLE mig_d (d int)')]),
+        [903, 904],
+      );
+      assert.deepEqual(await tables(), ['mig_a', 'mig_c', 'mig_d']);
+    });
+  });
+}

@@ -22,9 +22,9 @@ test('an import against the layers fails the lint, naming the rule', async () =>
     cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
     const files: Record<string, string> = {
-      'src/cli.ts': "import { ID } from './unit/contract/ids.js';\nimport { serve } from './unit/http/server.js';\nconsole.log(ID, serve);\n",
+      'src/cli.ts': "import { ID } from './contract/ids.js';\nimport { serve } from './http/server.js';\nconsole.log(ID, serve);\n",
       // The contract layer reaching up into http/.
-      'src/contract/ids.ts': "import { serve } from './http/server.js';\nexport const ID = serve;\n",
+      'src/contract/ids.ts': "import { serve } from '../http/server.js';\nexport const ID = serve;\n",
       'src/http/server.ts': 'export const serve = 1;\n',
     };
     for (const [path, text] of Object.entries(files)) {

@@ -19,6 +19,8 @@ export interface ServedStore {
 export interface ServedStoreOptions {
   /** Event input to ingest with the real CLI first: a file path, or NDJSON text on stdin. */
   ingest?: { file: string } | { stdin: string };
+  /** Rows written to the opened store before the server starts (read models filled directly). */
+  fill?: (store: Store) => Promise<void>;
   /** Whether to start an HTTP server over the store (default true), and its options. */
   server?: false | Parameters<typeof startServer>[1];
 }
@@ -40,6 +42,7 @@ export function useServedStore(kind: StoreKind, opts: ServedStoreOptions = {}): 
       assert.equal(res.code, 0, res.stderr);
     }
     ctx.store = await ctx.ts.open();
+    await opts.fill?.(ctx.store);
     if (opts.server !== false) {
       ctx.server = await startServer(ctx.store, opts.server ?? {});
       ctx.url = ctx.server.url;

@@ -4,15 +4,15 @@
  * here, independently of the service), cursor decoding, fault order and exact big amounts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
+import { before, describe, test } from 'node:test';
 import { parseId } from '../../src/contract/ids.js';
 import { listEpochRewardSummaries } from '../../src/operations/epoch-summaries/index.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/cli.js';
 import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const PATH = '/api/v2/rewards/epoch/summaries';
 
@@ -190,23 +190,10 @@ function bigAmountEvents(): string {
 
 for (const kind of STORE_KINDS) {
   describe(`epoch summaries on ${kind}: fixture data`, () => {
-    let testStore: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
+    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}epoch-summaries.ndjson` } });
     let all: Node[];
-
     before(async () => {
-      testStore = await createTestStore(kind);
-      const res = await runCli(['ingest', `${FIXTURES}epoch-summaries.ndjson`, ...testStore.args]);
-      assert.equal(res.code, 0, res.stderr);
-      store = await testStore.open();
-      server = await startServer(store);
-      all = await fetchAll(server.url);
-    });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await testStore?.drop();
+      all = await fetchAll(served.url);
     });
 
     test('the full list: 35 summaries in key order, X-Block headers', async () => {
@@ -232,7 +219,7 @@ for (const kind of STORE_KINDS) {
       );
       assert.deepEqual(all[0], { epoch: '1', assetId: A045, marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: '6600' });
       assert.deepEqual(all.find((n) => n.epoch === '642'), { epoch: '642', assetId: A8AA, marketId: '', rewardType: 'ACCOUNT_TYPE_UNSPECIFIED', amount: '0' });
-      const res = await get(`${server.url}${PATH}?pagination.first=1`);
+      const res = await get(`${served.url}${PATH}?pagination.first=1`);
       assert.equal(res.headers.get('x-block-height'), '40014');
       assert.equal(res.headers.get('x-block-timestamp'), '1718218800000000000');
       assert.equal(
@@ -246,10 +233,10 @@ for (const kind of STORE_KINDS) {
 
     for (const size of [1, 2, 5]) {
       test(`paging by ${size} inside epoch 3 (13 summaries)`, async () => {
-        assert.equal(await assertPagingConsistent(`${server.url}${PATH}?filter.fromEpoch=3&filter.toEpoch=3`, 'summaries', size), 13);
+        assert.equal(await assertPagingConsistent(`${served.url}${PATH}?filter.fromEpoch=3&filter.toEpoch=3`, 'summaries', size), 13);
       });
       test(`paging by ${size} over everything (35 summaries)`, async () => {
-        assert.equal(await assertPagingConsistent(`${server.url}${PATH}`, 'summaries', size), 35);
+        assert.equal(await assertPagingConsistent(`${served.url}${PATH}`, 'summaries', size), 35);
       });
     }
 
@@ -277,11 +264,11 @@ for (const kind of STORE_KINDS) {
         { from: 700n, to: 1025n },
         { from: 3n, to: 2n },
       ];
-      for (const f of filters) await checkFilterWithCursors(server.url, all, f, positions, 3);
+      for (const f of filters) await checkFilterWithCursors(served.url, all, f, positions, 3);
     });
 
     test('a repeated id (also as its alias) does not repeat summaries', async () => {
-      const page = await fetchPage(`${server.url}${PATH}?filter.assetIds=09&filter.asset_ids=fBTC&filter.assetIds=09&filter.marketIds=&filter.market_ids=`);
+      const page = await fetchPage(`${served.url}${PATH}?filter.assetIds=09&filter.asset_ids=fBTC&filter.assetIds=09&filter.marketIds=&filter.market_ids=`);
       assert.deepEqual(
         page.edges.map((e) => `${e.node.assetId}/${e.node.rewardType}=${e.node.amount}`),
         ['fBTC/ACCOUNT_TYPE_REWARD_RELATIVE_RETURN=10067', 'fBTC/ACCOUNT_TYPE_REWARD_LP_RECEIVED_FEES=3198', 'fBTC/ACCOUNT_TYPE_GLOBAL_REWARD=330', 'fBTC/ACCOUNT_TYPE_FEES_INFRASTRUCTURE=74'],
@@ -290,7 +277,7 @@ for (const kind of STORE_KINDS) {
 
     test('cursor decoding: zero values, aliases, amount forms', async () => {
       const first = async (json: string, extra = '') => {
-        const page = await fetchPage(`${server.url}${PATH}?pagination.first=2&pagination.newestFirst=false&pagination.after=${cursorJson(json)}${extra}`);
+        const page = await fetchPage(`${served.url}${PATH}?pagination.first=2&pagination.newestFirst=false&pagination.after=${cursorJson(json)}${extra}`);
         return page.edges.map((e) => `${e.node.epoch}/${e.node.assetId}/${e.node.rewardType}`);
       };
       const fromStart = ['1/' + A045 + '/ACCOUNT_TYPE_GLOBAL_REWARD', '1/' + A045 + '/ACCOUNT_TYPE_REWARD_MAKER_PAID_FEES'];
@@ -336,7 +323,7 @@ for (const kind of STORE_KINDS) {
           [`pagination.after=${cursorJson(json)}&filter.assetIds=09`, 'after'],
           [`pagination.last=2&pagination.before=${cursorJson(json)}&filter.marketIds=`, 'before'],
         ] as const) {
-          const res = await get(`${server.url}${PATH}?${params}`);
+          const res = await get(`${served.url}${PATH}?${params}`);
           assert.equal(res.status, 400, res.text);
           assert.deepEqual(res.body, invalidCursor(which));
         }
@@ -345,18 +332,18 @@ for (const kind of STORE_KINDS) {
 
     test('fault order: query parsing, then pagination, then asset ids, then market ids', async () => {
       const detail = (code: number, message: string, inner: string) => [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code, message, inner }];
-      let res = await get(`${server.url}${PATH}?filter.assetIds=zz&pagination.first=0&filter.toEpoch=-1`);
+      let res = await get(`${served.url}${PATH}?filter.assetIds=zz&pagination.first=0&filter.toEpoch=-1`);
       assert.equal(res.status, 400);
       assert.deepEqual(res.body, { code: 3, message: 'parsing field "to_epoch": strconv.ParseUint: parsing "-1": invalid syntax', details: [] });
-      res = await get(`${server.url}${PATH}?filter.assetIds=zz&pagination.first=0`);
+      res = await get(`${served.url}${PATH}?filter.assetIds=zz&pagination.first=0`);
       assert.deepEqual(res.body, { code: 3, message: 'InvalidArgument error', details: detail(10028, 'invalid pagination', 'pagination limit must be in range 0-5000') });
-      res = await get(`${server.url}${PATH}?filter.marketIds=yy&filter.assetIds=09&filter.asset_ids=zz`);
+      res = await get(`${served.url}${PATH}?filter.marketIds=yy&filter.assetIds=09&filter.asset_ids=zz`);
       assert.deepEqual(res.body, {
         code: 3,
         message: 'InvalidArgument error',
         details: detail(140001, 'failed to get summary', "could not decode asset ID: decoding 'zz': not a valid hex id (or well known exception)"),
       });
-      res = await get(`${server.url}${PATH}?filter.marketIds=&filter.market_ids=%3Cx%3E`);
+      res = await get(`${served.url}${PATH}?filter.marketIds=&filter.market_ids=%3Cx%3E`);
       assert.equal(res.status, 400);
       assert.equal(
         res.text,
@@ -369,36 +356,31 @@ for (const kind of STORE_KINDS) {
   describe(`epoch summaries on ${kind}: several markets (rows written to the read model)`, () => {
     // Payout events carry no market, so rows with markets are written to the table directly to
     // exercise market ordering and the market/pair branches of the query.
-    let testStore: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
     let all: Node[];
+    let rowCount = 0;
     const ASSETS = ['00', '09', 'ab', 'abcd'];
     const MARKETS = ['', '01', 'deadbeef', 'ff'];
     const TYPES = ['ACCOUNT_TYPE_A', 'ACCOUNT_TYPE_B'];
 
-    before(async () => {
-      testStore = await createTestStore(kind);
-      store = await testStore.open();
-      const rows: [string, string, string, string, string][] = [];
-      let i = 0;
-      for (const epoch of [1, 2, 3, 5])
-        for (const a of ASSETS)
-          for (const m of MARKETS)
-            for (const t of TYPES) if ((i++ * 7) % 5 !== 0) rows.push([String(epoch), a, m, t, String(BigInt(i) ** 9n)]);
-      await store.query(
-        `INSERT INTO epoch_reward_summaries (epoch, asset_id, market_id, reward_type, amount)
-         SELECT e, decode(a, 'hex'), decode(m, 'hex'), t, v FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::numeric[]) AS u(e, a, m, t, v)`,
-        [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4])],
-      );
-      server = await startServer(store);
-      all = await fetchAll(server.url);
-      assert.equal(all.length, rows.length);
+    const served = useServedStore(kind, {
+      fill: async (store) => {
+        const rows: [string, string, string, string, string][] = [];
+        let i = 0;
+        for (const epoch of [1, 2, 3, 5])
+          for (const a of ASSETS)
+            for (const m of MARKETS)
+              for (const t of TYPES) if ((i++ * 7) % 5 !== 0) rows.push([String(epoch), a, m, t, String(BigInt(i) ** 9n)]);
+        await store.query(
+          `INSERT INTO epoch_reward_summaries (epoch, asset_id, market_id, reward_type, amount)
+           SELECT e, decode(a, 'hex'), decode(m, 'hex'), t, v FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::numeric[]) AS u(e, a, m, t, v)`,
+          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4])],
+        );
+        rowCount = rows.length;
+      },
     });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await testStore?.drop();
+    before(async () => {
+      all = await fetchAll(served.url);
+      assert.equal(all.length, rowCount);
     });
 
     test('rows in key order, ids formatted, amounts exact', async () => {
@@ -433,27 +415,22 @@ for (const kind of STORE_KINDS) {
         ...combinations([[...ASSETS, '01', '02', '03', '04']], [[...MARKETS, '02', '03', '04', '05', '06']], [[undefined, undefined], [2n, 3n]]),
         ...combinations([[...ASSETS, '01', '02', '03', '04', '05', '06']], [[...MARKETS, '02', '03', '04', '05']], [[undefined, undefined], [2n, 3n]]),
       ];
-      for (const f of filters) await checkFilterWithCursors(server.url, all, f, positions, 7);
+      for (const f of filters) await checkFilterWithCursors(served.url, all, f, positions, 7);
     });
   });
 
   describe(`epoch summaries at scale on ${kind}: plans`, () => {
     // 50 assets x 200 epochs x 4 reward types = 40,000 summaries, written to the read model.
-    let ts: TestStore;
-    let store: Store;
     const asset = (i: number) => (i * 5).toString(16).padStart(64, '0');
     const cursor = (epoch: number, assetId: string) => encodeURIComponent(cursorOf({ epoch: BigInt(epoch), assetId, marketId: '', rewardType: 'ACCOUNT_TYPE_B' }));
-    before(async () => {
-      ts = await createTestStore(kind);
-      store = await ts.open();
-      await store.query(`INSERT INTO epoch_reward_summaries (epoch, asset_id, market_id, reward_type, amount)
-        SELECT e, decode(lpad(to_hex(a * 5), 64, '0'), 'hex'), ''::bytea, t, e * a
-          FROM generate_series(1, 200) AS e, generate_series(1, 50) AS a, unnest(ARRAY['ACCOUNT_TYPE_A', 'ACCOUNT_TYPE_B', 'ACCOUNT_TYPE_C', 'ACCOUNT_TYPE_D']) AS t`);
-      await store.query('ANALYZE epoch_reward_summaries');
-    });
-    after(async () => {
-      await store?.close();
-      await ts?.drop();
+    const served = useServedStore(kind, {
+      server: false,
+      fill: async (store) => {
+        await store.query(`INSERT INTO epoch_reward_summaries (epoch, asset_id, market_id, reward_type, amount)
+          SELECT e, decode(lpad(to_hex(a * 5), 64, '0'), 'hex'), ''::bytea, t, e * a
+            FROM generate_series(1, 200) AS e, generate_series(1, 50) AS a, unnest(ARRAY['ACCOUNT_TYPE_A', 'ACCOUNT_TYPE_B', 'ACCOUNT_TYPE_C', 'ACCOUNT_TYPE_D']) AS t`);
+        await store.query('ANALYZE epoch_reward_summaries');
+      },
     });
 
     // [name, query, branches]: a page reads at most limit + 1 index entries per branch.
@@ -480,7 +457,7 @@ for (const kind of STORE_KINDS) {
     for (const [name, query, branches] of cases) {
       test(`plan is index range scans: ${name}`, async () => {
         const limit = Number(/pagination\.(?:first|last)=(\d+)/.exec(query)![1]);
-        const [plan] = await explainOperation(store, listEpochRewardSummaries, query);
+        const [plan] = await explainOperation(served.store, listEpochRewardSummaries, query);
         assert.doesNotMatch(plan!, /Seq Scan on (?!chain_head)/, plan);
         assert.doesNotMatch(plan!, /Bitmap/, plan);
         assert.match(plan!, /Index (Only )?Scan( Backward)? using epoch_reward_summaries_(pkey|by_asset|by_market|by_asset_market) /, plan);
@@ -495,33 +472,16 @@ for (const kind of STORE_KINDS) {
   });
 
   describe(`epoch summaries on ${kind}: exact sums above 2^64`, () => {
-    let testStore: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
-
-    before(async () => {
-      testStore = await createTestStore(kind);
-      const res = await runCli(['ingest', '-', ...testStore.args], { stdin: bigAmountEvents() });
-      assert.equal(res.code, 0, res.stderr);
-      store = await testStore.open();
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await testStore?.drop();
-    });
-
+    const served = useServedStore(kind, { ingest: { stdin: bigAmountEvents() } });
     test('two payouts whose sum exceeds 2^64 sum exactly, also across blocks', async () => {
-      const res = await get(`${server.url}${PATH}?pagination.newestFirst=false`);
+      const res = await get(`${served.url}${PATH}?pagination.newestFirst=false`);
       assert.equal(res.status, 200);
       const nodes = (res.body as { summaries: Page }).summaries.edges.map((e) => e.node);
       assert.deepEqual(nodes, [
-        { epoch: '7', assetId: 'aa', marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: '36893488147419103232' },
+        { epoch: '7', assetId: 'aa', marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: String(2n ** 65n) },
         { epoch: '7', assetId: 'bb', marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: '1000000000000000000000000000000' },
         { epoch: '7', assetId: 'cc', marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: '0' },
       ]);
-      assert.equal(36893488147419103232n, 2n ** 65n);
       assert.match(res.text, /"amount":"36893488147419103232"/);
       const cursor = (res.body as { summaries: Page }).summaries.edges[0]!.cursor;
       assert.equal(

@@ -1,35 +1,22 @@
 /** /healthz, /readyz and /metrics through HTTP on both stores. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
+import { describe, test } from 'node:test';
 import { Metrics } from '../../src/http/metrics.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { useServedStore } from '../helpers/served-store.js';
 import { sample } from '../helpers/serve.js';
 import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`health and metrics on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
-    before(async () => {
-      ts = await createTestStore(kind);
-      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-      store = await ts.open();
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await ts?.drop();
-    });
+    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` } });
 
     test('/healthz is 200 {"status":"ok"} and /readyz carries the last block', async () => {
-      const health = await get(`${server.url}/healthz`);
+      const health = await get(`${served.url}/healthz`);
       assert.equal(health.status, 200);
       assert.deepEqual(health.body, { status: 'ok' });
-      const ready = await get(`${server.url}/readyz`);
+      const ready = await get(`${served.url}/readyz`);
       assert.equal(ready.status, 200);
       assert.deepEqual(ready.body, { status: 'ready', store: kind, blockHeight: '5121', blockTime: '1709252110000000000' });
       assert.equal(ready.headers.get('cache-control'), 'no-store');
@@ -68,8 +55,8 @@ for (const kind of STORE_KINDS) {
 
     test('/metrics: requests and latency per operation and status, store calls, process metrics', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(store, { metrics });
-      const other = await startServer(store); // its own registry: counts nothing of srv's
+      const srv = await startServer(served.store, { metrics });
+      const other = await startServer(served.store); // its own registry: counts nothing of srv's
       try {
         for (let i = 0; i < 3; i++) assert.equal((await get(`${srv.url}/api/v2/referral-sets?pagination.first=2`)).status, 200);
         assert.equal((await get(`${srv.url}/api/v2/referral-sets?pagination.first=x`)).status, 400);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openStore } from '../../src/db/open.js';
 import type { SqlParam, Store } from '../../src/db/store.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
+import { useServedStore } from '../helpers/served-store.js';
 import { startServe } from '../helpers/serve.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
@@ -35,20 +36,10 @@ function slowStore(store: Store, ms: number): Store {
 
 for (const kind of STORE_KINDS) {
   describe(`limits on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
-    before(async () => {
-      ts = await createTestStore(kind);
-      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-      store = await ts.open();
-    });
-    after(async () => {
-      await store?.close();
-      await ts?.drop();
-    });
+    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: false });
 
     test('URL length: at the limit is answered, one byte more is a 400 with code 3, on any route', async () => {
-      const srv = await startServer(store, { limits: { maxUrlLength: 200 } });
+      const srv = await startServer(served.store, { limits: { maxUrlLength: 200 } });
       try {
         assert.equal((await get(srv.url + urlOfLength(200))).status, 200);
         const over = await get(srv.url + urlOfLength(201));
@@ -74,8 +65,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test('URL length: the default (16384) and a larger limit are ours to enforce, not Node\'s header limit', async () => {
-      const byDefault = await startServer(store);
-      const large = await startServer(store, { limits: { maxUrlLength: 40_000 } });
+      const byDefault = await startServer(served.store);
+      const large = await startServer(served.store, { limits: { maxUrlLength: 40_000 } });
       try {
         assert.equal((await get(byDefault.url + urlOfLength(16_384))).status, 200);
         const over = await get(byDefault.url + urlOfLength(16_385));
@@ -90,7 +81,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test('repeated filter values: up to the limit per field, both spellings counted together', async () => {
-      const srv = await startServer(store, { limits: { maxFilterValues: 3 } });
+      const srv = await startServer(served.store, { limits: { maxFilterValues: 3 } });
       try {
         const ok = await get(`${srv.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}&${repeated('filter.marketIds', 3)}`);
         assert.equal(ok.status, 200, ok.text);
@@ -109,7 +100,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test('request timeout: 504 with code 4 when the store is slower than the limit; /readyz 503', async () => {
-      const srv = await startServer(slowStore(store, 3000), { limits: { requestTimeoutMs: 300 } });
+      const srv = await startServer(slowStore(served.store, 3000), { limits: { requestTimeoutMs: 300 } });
       try {
         const started = Date.now();
         const res = await get(`${srv.url}${SETS}`);
@@ -124,7 +115,7 @@ for (const kind of STORE_KINDS) {
         await srv.close();
       }
       // Without the delay the same limit is no problem.
-      const fast = await startServer(store, { limits: { requestTimeoutMs: 300 } });
+      const fast = await startServer(served.store, { limits: { requestTimeoutMs: 300 } });
       try {
         assert.equal((await get(`${fast.url}${SETS}`)).status, 200);
       } finally {
@@ -133,13 +124,13 @@ for (const kind of STORE_KINDS) {
     });
 
     test('rate limit: off by default; when on, 429 with code 8 past max per client IP, probes exempt', async () => {
-      const unlimited = await startServer(store);
+      const unlimited = await startServer(served.store);
       try {
         for (let i = 0; i < 30; i++) assert.equal((await get(`${unlimited.url}${SETS}?pagination.first=1`)).status, 200);
       } finally {
         await unlimited.close();
       }
-      const srv = await startServer(store, { limits: { rateLimitMax: 3, rateLimitWindowMs: 60_000 } });
+      const srv = await startServer(served.store, { limits: { rateLimitMax: 3, rateLimitWindowMs: 60_000 } });
       try {
         for (let i = 0; i < 3; i++) {
           const res = await get(`${srv.url}${SETS}?pagination.first=1`);
@@ -161,7 +152,7 @@ for (const kind of STORE_KINDS) {
     test('rate limit behind a proxy: X-Forwarded-For names the client only when the proxy is trusted', async () => {
       const limits = { rateLimitMax: 2, rateLimitWindowMs: 60_000 };
       const from = (srv: { url: string }, client: string) => get(`${srv.url}${SETS}?pagination.first=1`, { headers: { 'x-forwarded-for': client } });
-      const trusting = await startServer(store, { limits, trustProxy: ['loopback'] });
+      const trusting = await startServer(served.store, { limits, trustProxy: ['loopback'] });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await from(trusting, '203.0.113.1')).status, 200);
         assert.equal((await from(trusting, '203.0.113.1')).status, 429);
@@ -170,7 +161,7 @@ for (const kind of STORE_KINDS) {
         await trusting.close();
       }
       // Not trusted: the header is anyone's to write, and every request is the proxy's.
-      const plain = await startServer(store, { limits });
+      const plain = await startServer(served.store, { limits });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await from(plain, `203.0.113.${i + 1}`)).status, 200);
         assert.equal((await from(plain, '203.0.113.3')).status, 429);
@@ -178,7 +169,7 @@ for (const kind of STORE_KINDS) {
         await plain.close();
       }
       // A proxy that is not the one connecting is not believed either.
-      const other = await startServer(store, { limits, trustProxy: ['10.0.0.0/8'] });
+      const other = await startServer(served.store, { limits, trustProxy: ['10.0.0.0/8'] });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await from(other, `203.0.113.${i + 1}`)).status, 200);
         assert.equal((await from(other, '203.0.113.3')).status, 429);

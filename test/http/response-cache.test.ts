@@ -6,16 +6,16 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
-import type { Store } from '../../src/db/store.js';
 import { ingestLines } from '../../src/ingest/ingest.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually, sample } from '../helpers/serve.js';
 import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const SETS = '/api/v2/referral-sets';
 
@@ -54,25 +54,12 @@ async function cacheCounts(url: string): Promise<Record<string, number>> {
 
 for (const kind of STORE_KINDS) {
   describe(`response cache on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
-    let plain: Awaited<ReturnType<typeof startServer>>;
-    before(async () => {
-      ts = await createTestStore(kind);
-      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-      store = await ts.open();
-      // The truth to compare with: a server without cache on the same store.
-      plain = await startServer(store, { responseCacheBytes: 0 });
-    });
-    after(async () => {
-      await plain?.close();
-      await store?.close();
-      await ts?.drop();
-    });
+    // The truth to compare with: a server without cache on the same store.
+    const plain = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: { responseCacheBytes: 0 } });
 
     test('a repeated request is a hit until a block is applied, then the new head is answered', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(store, { metrics });
+      const srv = await startServer(plain.store, { metrics });
       try {
         const url = `${SETS}?pagination.first=2`;
         const first = await get(srv.url + url);
@@ -84,7 +71,7 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.queries, counts.entries], [1, 0, 1, 0, 1, 1]);
 
         const height = Number(first.headers.get('x-block-height')) + 1;
-        await ingestLines(store, linesOf(newSetBlock(height, 'a1')));
+        await ingestLines(plain.store, linesOf(newSetBlock(height, 'a1')));
         await eventually('the new head answered', async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height), 5000);
         const now = await get(srv.url + url);
         assert.equal(now.text, (await get(plain.url + url)).text);
@@ -97,7 +84,7 @@ for (const kind of STORE_KINDS) {
 
     test('identical requests in flight share one store query', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(store, { metrics });
+      const srv = await startServer(plain.store, { metrics });
       try {
         const url = `${srv.url}${SETS}?pagination.first=4`;
         const answers = await Promise.all(Array.from({ length: 20 }, () => get(url)));
@@ -115,7 +102,7 @@ for (const kind of STORE_KINDS) {
     test('the memory held stays within the bound, least recently used answers leaving first', async () => {
       const metrics = new Metrics();
       const bound = 16_384;
-      const srv = await startServer(store, { metrics, responseCacheBytes: bound });
+      const srv = await startServer(plain.store, { metrics, responseCacheBytes: bound });
       try {
         const urls = Array.from({ length: 12 }, (_, i) => `${SETS}?pagination.first=${i + 1}`);
         for (const u of urls) assert.equal((await get(srv.url + u)).status, 200);
@@ -137,7 +124,7 @@ for (const kind of STORE_KINDS) {
 
     test('gzip: a cached answer is gzipped once, with the encoding @fastify/compress would choose', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(store, { metrics });
+      const srv = await startServer(plain.store, { metrics });
       try {
         const url = SETS; // 13 sets: over the 1,024 bytes from which answers are compressed.
         const identity = await rawGet(plain.url + url, {});
@@ -181,7 +168,7 @@ for (const kind of STORE_KINDS) {
 
     test('errors are not cached: a bad request is judged again each time', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(store, { metrics });
+      const srv = await startServer(plain.store, { metrics });
       try {
         for (let i = 0; i < 2; i++) {
           const res = await get(`${srv.url}${SETS}?pagination.first=x`);
@@ -198,26 +185,16 @@ for (const kind of STORE_KINDS) {
 }
 
 describe('response cache on the PostgreSQL server, written by another process', { skip: !STORE_KINDS.includes('postgres') }, () => {
-  let ts: TestStore;
-  let store: Store;
-  before(async () => {
-    ts = await createTestStore('postgres');
-    assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-    store = await ts.open();
-  });
-  after(async () => {
-    await store?.close();
-    await ts?.drop();
-  });
+  const served = useServedStore('postgres', { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: false });
 
   const ingestBlock = async (lines: string[]) => {
-    const res = await runCli(['ingest', '-', ...ts.args], { stdin: lines.join('\n') + '\n' });
+    const res = await runCli(['ingest', '-', ...served.ts.args], { stdin: lines.join('\n') + '\n' });
     assert.equal(res.code, 0, res.stderr);
   };
 
   test('a block committed by `epochview ingest` is answered at once, and after the listening connection was lost', async () => {
-    const srv = await startServer(store);
-    const admin = new pg.Client({ connectionString: ts.databaseUrl });
+    const srv = await startServer(served.store);
+    const admin = new pg.Client({ connectionString: served.ts.databaseUrl });
     await admin.connect();
     try {
       const url = `${srv.url}${SETS}?pagination.first=1`;

@@ -1,31 +1,18 @@
 /** ListReferralSets beyond the fixtures: paging walks, ties, filters with cursors, plans. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
+import { describe, test } from 'node:test';
 import { listReferralSets } from '../../src/operations/referral-sets/index.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/cli.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`referral sets on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
-    before(async () => {
-      ts = await createTestStore(kind);
-      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
-      store = await ts.open();
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await ts?.drop();
-    });
+    const server = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` } });
 
     test('every page size walks all 13 sets in both directions and orders, ties included', async () => {
       for (const size of [1, 2, 3, 5, 13, 14]) {
@@ -90,12 +77,9 @@ for (const kind of STORE_KINDS) {
   });
 
   describe(`referral sets at scale on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
     const SETS = 20_000;
-    before(async () => {
-      ts = await createTestStore(kind);
-      // 20,000 sets over 200 blocks, every tenth with a referee.
+    /** 20,000 sets over 200 blocks, every tenth with a referee. */
+    function chain(): string {
       const lines: string[] = [];
       for (let b = 0; b < 200; b++) {
         const events = [];
@@ -107,15 +91,9 @@ for (const kind of STORE_KINDS) {
         }
         lines.push(...blockLines(b + 1, events));
       }
-      const res = await runCli(['ingest', '-', ...ts.args], { stdin: lines.join('\n') });
-      assert.equal(res.code, 0, res.stderr);
-      store = await ts.open();
-      await store.query('ANALYZE');
-    });
-    after(async () => {
-      await store?.close();
-      await ts?.drop();
-    });
+      return lines.join('\n');
+    }
+    const served = useServedStore(kind, { ingest: { stdin: chain() }, server: false, fill: (store) => store.query('ANALYZE').then(() => {}) });
 
     // A page reads at most limit + 1 index entries, plus one for the boundary flag.
     const cases: [string, string][] = [
@@ -127,7 +105,7 @@ for (const kind of STORE_KINDS) {
     ];
     for (const [name, query] of cases) {
       test(`plan is an index range scan: ${name}`, async () => {
-        const [plan] = await explainOperation(store, listReferralSets, query);
+        const [plan] = await explainOperation(served.store, listReferralSets, query);
         // The only sort is of the fetched page rows into display order (by their number in fetch
         // order); the one-row chain head table is the only table read sequentially.
         assert.doesNotMatch(plan!, /Seq Scan on (?!chain_head)/, plan);

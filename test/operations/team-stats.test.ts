@@ -4,12 +4,12 @@
  * team large enough to page, ingested through the CLI from stdin, checked to exact totals.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { describe, test } from 'node:test';
+import { FIXTURES } from '../helpers/cli.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 interface Node {
   partyId: string;
@@ -38,27 +38,6 @@ function badId(id: string) {
 }
 function badPagination(inner: string) {
   return { code: 3, message: 'InvalidArgument error', details: [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10028, message: 'invalid pagination', inner }] };
-}
-
-/** A server over a fresh store of `kind` holding what `ingest` put in it through the CLI. */
-function useServer(kind: (typeof STORE_KINDS)[number], ingest: (args: string[]) => Promise<void>) {
-  const ctx = { url: '' };
-  let testStore: TestStore;
-  let store: Store;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  before(async () => {
-    testStore = await createTestStore(kind);
-    await ingest(testStore.args);
-    store = await testStore.open();
-    server = await startServer(store);
-    ctx.url = server.url;
-  });
-  after(async () => {
-    await server?.close();
-    await store?.close();
-    await testStore?.drop();
-  });
-  return ctx;
 }
 
 async function page(url: string): Promise<Page> {
@@ -164,10 +143,7 @@ function expectedNode(i: number, window: number[]): Node {
 
 for (const kind of STORE_KINDS) {
   describe(`team stats on ${kind}: the team-stats fixture`, () => {
-    const ctx = useServer(kind, async (args) => {
-      const res = await runCli(['ingest', `${FIXTURES}team-stats.ndjson`, ...args]);
-      assert.equal(res.code, 0, res.stderr);
-    });
+    const ctx = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson` } });
     const team6 = () => `${ctx.url}/api/v2/teams/${hex('a6')}/stats?aggregationEpochs=3`;
 
     test('paging team a6a6… with aggregationEpochs=3, sizes 1, 2, 3, both directions and orders', async () => {
@@ -294,10 +270,7 @@ for (const kind of STORE_KINDS) {
   });
 
   describe(`team stats on ${kind}: a generated team of 31 members`, () => {
-    const ctx = useServer(kind, async (args) => {
-      const res = await runCli(['ingest', '-', ...args], { stdin: generatedChain() });
-      assert.equal(res.code, 0, res.stderr);
-    });
+    const ctx = useServedStore(kind, { ingest: { stdin: generatedChain() } });
     const url = (params: string) => `${ctx.url}/api/v2/teams/${TEAM}/stats?${params}`;
     // Byte order: 0101…, …, 0808…, 09 (fBTC), 0a0a…, …, 1f1f…: the members in numeric order.
     const ascending = MEMBERS;

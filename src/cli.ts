@@ -6,10 +6,11 @@ import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';
 import { writeDemoChain } from './demo/chain.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
-import { IngestInputError } from './ingest/decode.js';
 import { readCheckpoint } from './ingest/ingest.js';
-import { readLines } from './ingest/read-lines.js';
 import { ingestWithReport } from './ingest/report.js';
+import { readInput } from './sources/input.js';
+import { InputError } from './sources/input-error.js';
+import { ndjsonEvents } from './sources/ndjson/decoder.js';
 import { serve, SERVE_SETTINGS } from './serve.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize'] as const satisfies readonly SettingName[];
@@ -43,14 +44,14 @@ const COMMANDS: Record<string, Command> = {
     async run(argv) {
       const { settings, positionals } = readSettings(this.settings, argv);
       if (positionals.length !== 1) throw new UsageError('ingest takes one file (or - for stdin)');
-      const source = readLines(positionals[0]!);
+      const input = readInput(positionals[0]!);
       const store = await openMigratedStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
       try {
-        const fraction = () => (source.totalBytes ? source.bytesRead() / source.totalBytes : undefined);
-        await ingestWithReport(store, source.lines, { batchEvents: settings.batchEvents, fraction });
+        const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
+        await ingestWithReport(store, ndjsonEvents(input.chunks), { batchEvents: settings.batchEvents, fraction });
         return 0;
       } catch (e) {
-        if (e instanceof IngestInputError) {
+        if (e instanceof InputError) {
           err(`error: ${e.message}`);
           err(`blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`);
           return 1;

@@ -10,6 +10,7 @@ import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { createLogger } from './log.js';
 import { Metrics } from './http/metrics.js';
+import { ndjsonEvents } from './sources/ndjson/decoder.js';
 
 /** The settings `serve` reads, in the order its help lists them. */
 export const SERVE_SETTINGS = [
@@ -34,14 +35,6 @@ export const SERVE_SETTINGS = [
 ] as const;
 
 export type ServeSettings = Pick<Settings, (typeof SERVE_SETTINGS)[number]>;
-
-/** Splits the demo generator's chunks into lines. */
-async function* chunkLines(chunks: Iterable<string>): AsyncGenerator<string> {
-  for (const chunk of chunks) {
-    const lines = chunk.split('\n');
-    for (let i = 0; i < lines.length - 1; i++) yield lines[i]!;
-  }
-}
 
 /** A team id from the store for the example requests. */
 async function sampleTeam(store: Store): Promise<string | undefined> {
@@ -97,7 +90,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && settings.follow === undefined);
   if (seedDemo && checkpoint === null) {
     process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
-    await ingestWithReport(store, chunkLines(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: metrics.onApplied });
+    await ingestWithReport(store, ndjsonEvents(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: metrics.onApplied });
   }
 
   const app = await buildServer({

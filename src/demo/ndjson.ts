@@ -1,6 +1,6 @@
 // Writes BusEvent envelopes as NDJSON lines, block by block, into text chunks.
 
-import { PAYLOAD_TYPES, type PayloadKey } from '../ingest/events.js';
+import { PAYLOAD_TYPES, type PayloadKey } from '../sources/events.js';
 
 /**
  * Accumulates lines until a chunk is big enough to hand out. One event per line:

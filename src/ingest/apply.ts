@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/store.js';
 import type { Block } from './blocks.js';
-import type { ChainEvent } from './events.js';
+import type { ChainEvent } from '../sources/events.js';
 
 /**
  * Applies a batch of whole blocks to the read models inside the caller's transaction.

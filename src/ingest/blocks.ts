@@ -1,5 +1,5 @@
-import type { ChainEvent, DecodedEvent } from './events.js';
-import { IngestInputError } from './decode.js';
+import type { ChainEvent, DecodedEvent } from '../sources/events.js';
+import { InputError, type InputPosition } from '../sources/input-error.js';
 
 /** A whole block: applied atomically with the checkpoint. */
 export interface Block {
@@ -10,7 +10,8 @@ export interface Block {
   events: ChainEvent[];
   /** Skipped event types and how often they occurred in this block. */
   skipped: Map<string, number>;
-  firstLine: number;
+  /** Where its first event is in the input. */
+  start: InputPosition;
 }
 
 /**
@@ -27,24 +28,24 @@ export class BlockAssembler {
     const body = e.body;
     if (body.kind === 'beginBlock') {
       if (this.current) done.push(this.finish());
-      this.current = this.open(body.height, e.line, true, body.timestamp, body.hash);
+      this.current = this.open(body.height, e.at, true, body.timestamp, body.hash);
       return done;
     }
     if (body.kind === 'endBlock') {
       const cur = this.current;
       if (!cur || cur.height !== body.height) {
-        throw new IngestInputError(e.line, e.id, 'endBlock.height', `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`);
+        throw new InputError(e.at, e.id, 'endBlock.height', `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`);
       }
       done.push(this.finish());
       return done;
     }
     if (this.current && this.current.height !== e.height) {
       if (this.current.marked) {
-        throw new IngestInputError(e.line, e.id, 'id', `event of height ${e.height} inside block ${this.current.height}`);
+        throw new InputError(e.at, e.id, 'id', `event of height ${e.height} inside block ${this.current.height}`);
       }
       done.push(this.finish());
     }
-    this.current ??= this.open(e.height, e.line, false, undefined, '');
+    this.current ??= this.open(e.height, e.at, false, undefined, '');
     if (e.timeUpdate !== undefined && !this.current.marked) this.current.time = e.timeUpdate;
     if (body.kind === 'skipped') this.current.skipped.set(body.type, (this.current.skipped.get(body.type) ?? 0) + 1);
     else this.current.events.push(body);
@@ -52,20 +53,15 @@ export class BlockAssembler {
   }
 
   /** At the end of the input: a block without markers is complete; one opened by beginBlock is not. */
-  end(): { block?: Block; incomplete?: { height: bigint; line: number } } {
+  end(): { block?: Block; incomplete?: { height: bigint; at: InputPosition } } {
     const cur = this.current;
     if (!cur) return {};
-    if (cur.marked) return { incomplete: { height: cur.height, line: cur.firstLine } };
+    if (cur.marked) return { incomplete: { height: cur.height, at: cur.start } };
     return { block: this.finish() };
   }
 
-  /** Whether a block is open (started, not yet complete). */
-  get pending(): boolean {
-    return this.current !== undefined;
-  }
-
-  private open(height: bigint, line: number, marked: boolean, time: bigint | undefined, hash: string) {
-    return { height, time: time ?? this.lastTime, hash, events: [], skipped: new Map(), firstLine: line, marked };
+  private open(height: bigint, start: InputPosition, marked: boolean, time: bigint | undefined, hash: string) {
+    return { height, time: time ?? this.lastTime, hash, events: [], skipped: new Map(), start, marked };
   }
 
   private finish(): Block {

@@ -1,9 +1,9 @@
-import { open, stat } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { StoreUnavailableError, type Store } from '../db/store.js';
-import { IngestInputError, lineTooLong, MAX_LINE_BYTES } from './decode.js';
+import type { DecodedEvent } from '../sources/events.js';
+import { InputError } from '../sources/input-error.js';
+import { GrowingNdjsonFile } from '../sources/ndjson/growing-file.js';
 import { Ingester, type IngestOptions } from './ingest.js';
 
 export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
@@ -11,9 +11,6 @@ export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onAp
   pollMs: number;
   logger: Logger;
 }
-
-/** Bytes read per step while catching up; bounds memory whatever the file's size. */
-const CHUNK_BYTES = 1 << 20;
 
 /**
  * `serve --follow FILE`: ingests a growing NDJSON file as `tail -f` reads it, through the same
@@ -33,14 +30,9 @@ export class FileFollower {
   private readonly wake = new AbortController();
   private loop: Promise<void> | undefined;
   private ingester: Ingester | undefined;
-  private offset = 0;
-  private inode: number | undefined;
-  private decoder = new StringDecoder('utf8');
-  private partial = '';
-  /** Complete lines read and not yet pushed (a failed transaction interrupts them). */
-  private lines: string[] = [];
-  private next = 0;
-  private size = 0;
+  private readonly file: GrowingNdjsonFile;
+  /** Events read and not yet pushed (a failed transaction interrupts them). */
+  private unread: { events: Iterator<DecodedEvent>; atEnd: boolean } | undefined;
   private storeDown = false;
   private caughtUp = false;
 
@@ -48,7 +40,9 @@ export class FileFollower {
     private readonly store: Store,
     readonly path: string,
     private readonly opts: FollowOptions,
-  ) {}
+  ) {
+    this.file = new GrowingNdjsonFile(path);
+  }
 
   /** Starts following in the background. */
   start(): void {
@@ -77,7 +71,7 @@ export class FileFollower {
         if (err instanceof StoreUnavailableError) {
           if (!this.storeDown) log.warn({ err: err.message, file: this.path }, 'store unavailable: retrying every poll');
           this.storeDown = true;
-        } else if (err instanceof IngestInputError) {
+        } else if (err instanceof InputError) {
           log.error({ err: err.message, file: this.path, checkpoint: this.ingester?.height?.toString() ?? null }, 'bad input: stopped following');
           return;
         } else {
@@ -95,87 +89,55 @@ export class FileFollower {
       this.ingester = await Ingester.open(this.store, { batchEvents: this.opts.batchEvents, onApplied: this.opts.onApplied });
       this.opts.logger.info({ file: this.path, checkpoint: this.ingester.height?.toString() ?? null }, 'follow: continuing after the checkpoint');
     }
-    // What a failed transaction left (its blocks, the lines after it) goes first; nothing new is
-    // read until it is applied.
+    // What a failed transaction left (its blocks, the events after it) goes first; nothing new
+    // is read until it is applied.
     if (this.ingester.hasPending) {
       await this.ingester.resync();
       await this.ingester.flush();
     }
-    if (this.next < this.lines.length) {
+    if (this.unread) {
       await this.consume();
       return true;
     }
-    const info = await stat(this.path).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return undefined;
-      throw err;
-    });
-    if (!info) return false;
-    if ((this.inode !== undefined && info.ino !== this.inode) || info.size < this.offset) {
-      this.opts.logger.warn({ file: this.path }, 'follow: the file was replaced or truncated; reading it again from the start');
-      this.restart();
-      return true;
+    const read = await this.file.read();
+    switch (read.kind) {
+      case 'absent':
+        return false;
+      case 'unchanged':
+        if (!this.caughtUp) {
+          this.caughtUp = true;
+          this.opts.logger.info({ file: this.path, height: this.ingester.height?.toString() ?? null }, 'follow: caught up');
+        }
+        return false;
+      case 'replaced':
+        this.opts.logger.warn({ file: this.path }, 'follow: the file was replaced or truncated; reading it again from the start');
+        // A new ingester continues after the checkpoint; the block it was assembling is read again.
+        this.ingester = undefined;
+        this.caughtUp = false;
+        return true;
+      case 'appended':
+        this.unread = read;
+        await this.consume();
+        return true;
     }
-    this.inode = info.ino;
-    this.size = info.size;
-    if (info.size === this.offset) {
-      if (!this.caughtUp) {
-        this.caughtUp = true;
-        this.opts.logger.info({ file: this.path, height: this.ingester.height?.toString() ?? null }, 'follow: caught up');
-      }
-      return false;
-    }
-
-    const length = Math.min(CHUNK_BYTES, info.size - this.offset);
-    const buffer = Buffer.alloc(length);
-    const handle = await open(this.path, 'r');
-    let bytesRead: number;
-    try {
-      ({ bytesRead } = await handle.read(buffer, 0, length, this.offset));
-    } finally {
-      await handle.close();
-    }
-    this.offset += bytesRead;
-    // Only the new text is split: a long partial line is not scanned again at every read.
-    const lines = this.decoder.write(buffer.subarray(0, bytesRead)).split('\n');
-    lines[0] = this.partial + lines[0]!;
-    this.partial = lines.pop()!;
-    this.lines = lines;
-    this.next = 0;
-    await this.consume();
-    // (Characters, at most as many as its bytes.)
-    if (this.partial.length > MAX_LINE_BYTES) {
-      await this.ingester.flush();
-      throw lineTooLong(this.ingester.linesPushed + 1);
-    }
-    return true;
   }
 
-  /** Pushes the complete lines read, applying full batches, and everything once caught up. */
+  /** Pushes the events read, applying full batches, and everything once caught up. */
   private async consume(): Promise<void> {
     const ingester = this.ingester!;
-    while (this.next < this.lines.length) {
-      const line = this.lines[this.next++]!;
-      try {
-        ingester.push(line);
-      } catch (err) {
-        // The blocks completed before the bad line are whole: keep them.
-        if (err instanceof IngestInputError) await ingester.flush();
-        throw err;
+    const { events, atEnd } = this.unread!;
+    try {
+      for (let next = events.next(); !next.done; next = events.next()) {
+        ingester.push(next.value);
+        if (ingester.batchFull) await ingester.flush();
       }
-      if (ingester.batchFull) await ingester.flush();
+    } catch (err) {
+      // The blocks completed before the bad input are whole: keep them.
+      if (err instanceof InputError) await ingester.flush();
+      throw err;
     }
+    this.unread = undefined;
     // Caught up (for now): apply what is complete. While catching up, batches stay large.
-    if (this.offset >= this.size) await ingester.flush();
-  }
-
-  private restart(): void {
-    this.ingester = undefined;
-    this.offset = 0;
-    this.inode = undefined;
-    this.decoder = new StringDecoder('utf8');
-    this.partial = '';
-    this.lines = [];
-    this.next = 0;
-    this.caughtUp = false;
+    if (atEnd) await ingester.flush();
   }
 }

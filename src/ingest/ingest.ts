@@ -1,8 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../db/store.js';
+import type { DecodedEvent } from '../sources/events.js';
+import { InputError, type InputPosition } from '../sources/input-error.js';
 import { applyBlocks, countEvents } from './apply.js';
 import { BlockAssembler, type Block } from './blocks.js';
-import { decodeLine, IngestInputError } from './decode.js';
 
 export interface IngestProgress {
   height: bigint | null;
@@ -41,7 +42,7 @@ export interface IngestSummary {
   lastHeight: bigint | null;
   seconds: number;
   /** A block opened by beginBlock whose endBlock never came: not applied. */
-  incomplete?: { height: bigint; line: number };
+  incomplete?: { height: bigint; at: InputPosition };
 }
 
 /**
@@ -52,8 +53,8 @@ export interface IngestSummary {
 export const VACUUM_UPDATED_EVENTS = 100_000;
 export const MAINTENANCE_EVENTS = 1_000_000;
 
-/** Input lines decoded between two turns of the event loop while ingesting (see ingestLines). */
-const LINES_PER_TURN = 200;
+/** Events decoded between two turns of the event loop while ingesting (see ingestEvents). */
+const EVENTS_PER_TURN = 200;
 
 /** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, the head. */
 const UPDATED_TABLES = ['chain_head', 'ingest_counters', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties'];
@@ -77,10 +78,10 @@ export async function readCheckpoint(store: Store): Promise<bigint | null> {
 }
 
 /**
- * Incremental ingestion: push() lines as they come, flush() to apply the complete blocks
- * queued so far. Whole blocks are applied atomically together with the checkpoint, several
+ * Incremental ingestion: push() decoded events as they come, flush() to apply the complete
+ * blocks queued so far. Whole blocks are applied atomically together with the checkpoint, several
  * blocks per transaction while catching up; blocks at or below the checkpoint are skipped.
- * Used by ingestLines (a whole input) and by the follow loop of `serve --follow` (a growing file).
+ * Used by ingestEvents (a whole input) and by the follow loop of `serve --follow` (a growing file).
  */
 export class Ingester {
   readonly summary: IngestSummary;
@@ -89,7 +90,6 @@ export class Ingester {
   private pending: Block[] = [];
   private pendingEvents = 0;
   private appliedEvents = 0;
-  private lineNo = 0;
   private ended = false;
   /** The transaction started by flushAhead, while the caller decodes the next batch. */
   private writing: Promise<void> | undefined;
@@ -115,21 +115,12 @@ export class Ingester {
   }
 
   /**
-   * Decodes one input line and queues the blocks it completes; applies nothing by itself (see
-   * batchFull and flush). Throws IngestInputError on bad input; the blocks queued before the bad
-   * line are still complete and may be flushed.
+   * Queues the blocks an event completes; applies nothing by itself (see batchFull and flush).
+   * Throws InputError when the event does not fit its block; the blocks queued before it are
+   * still complete and may be flushed.
    */
-  push(text: string): void {
-    this.lineNo++;
-    if (text.trim() === '') return;
-    for (const event of decodeLine(text, this.lineNo)) {
-      for (const block of this.assembler.push(event)) this.accept(block);
-    }
-  }
-
-  /** Lines pushed so far: the next line is number linesPushed + 1. */
-  get linesPushed(): number {
-    return this.lineNo;
+  push(event: DecodedEvent): void {
+    for (const block of this.assembler.push(event)) this.accept(block);
   }
 
   /** Whether enough events are queued for a transaction. */
@@ -284,26 +275,26 @@ export class Ingester {
 }
 
 /**
- * Ingests bus-event lines into the store. Whole blocks are applied atomically together with the
- * checkpoint, several blocks per transaction while catching up. Blocks at or below the
- * checkpoint are skipped, so running the same input again changes nothing and a run that
- * failed resumes where it stopped. On bad input, the blocks before the bad one are committed
- * and an IngestInputError naming line, event and field is thrown.
+ * Ingests the events of a finished input (see sources/) into the store. Whole blocks are applied
+ * atomically together with the checkpoint, several blocks per transaction while catching up.
+ * Blocks at or below the checkpoint are skipped, so running the same input again changes nothing
+ * and a run that failed resumes where it stopped. On bad input, the blocks before the bad one
+ * are committed and the source's InputError (naming where, the event and the field) is thrown.
  */
-export async function ingestLines(store: Store, lines: AsyncIterable<string>, opts: IngestOptions = {}): Promise<IngestSummary> {
+export async function ingestEvents(store: Store, events: AsyncIterable<DecodedEvent>, opts: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
   const ingester = await Ingester.open(store, opts);
   let lastReport = started;
-  let linesThisTurn = 0;
+  let eventsThisTurn = 0;
   try {
-    for await (const text of lines) {
-      ingester.push(text);
+    for await (const event of events) {
+      ingester.push(event);
       if (ingester.batchFull) await ingester.flushAhead();
-      // Lines buffered from the input are decoded in microtasks, so the store's replies to the
+      // Input buffered by the source is decoded in microtasks, so the store's replies to the
       // transaction in flight (flushAhead) are only read when the buffer runs dry: one statement
       // per chunk of input (1 MB) decoded, which left the writes far behind the decoding.
-      if (++linesThisTurn === LINES_PER_TURN) {
-        linesThisTurn = 0;
+      if (++eventsThisTurn === EVENTS_PER_TURN) {
+        eventsThisTurn = 0;
         await nextTurn();
       }
       if (opts.onProgress) {
@@ -319,7 +310,7 @@ export async function ingestLines(store: Store, lines: AsyncIterable<string>, op
     await ingester.maintain(MAINTENANCE_EVENTS / 10);
   } catch (err) {
     // Keep every whole block read before the bad input; the block in progress is dropped.
-    if (err instanceof IngestInputError) await ingester.flush();
+    if (err instanceof InputError) await ingester.flush();
     throw err;
   }
   ingester.summary.seconds = (performance.now() - started) / 1000;

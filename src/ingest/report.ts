@@ -1,5 +1,7 @@
 import type { Store } from '../db/store.js';
-import { ingestLines, type IngestOptions, type IngestProgress, type IngestSummary } from './ingest.js';
+import type { DecodedEvent } from '../sources/events.js';
+import { describePosition } from '../sources/input-error.js';
+import { ingestEvents, type IngestOptions, type IngestProgress, type IngestSummary } from './ingest.js';
 
 /** Progress and summary lines for a human watching an ingest on stderr. */
 export function progressLine(p: IngestProgress, fraction: number | undefined, tty: boolean): string {
@@ -24,21 +26,21 @@ export function summaryText(s: IngestSummary): string {
     `skipped: ${skipped.reduce((n, [, c]) => n + c, 0)}`,
     ...skipped.map(([k, n]) => `  ${k.padEnd(44)} ${n}`),
   ];
-  if (s.incomplete) lines.push(`warning: block ${s.incomplete.height} (line ${s.incomplete.line}) has no endBlock; not applied`);
+  if (s.incomplete) lines.push(`warning: block ${s.incomplete.height} (${describePosition(s.incomplete.at)}) has no endBlock; not applied`);
   return lines.join('\n');
 }
 
 /**
- * Ingests lines with progress on stderr (a bar on a terminal, lines otherwise) and a summary at
+ * Ingests events with progress on stderr (a bar on a terminal, lines otherwise) and a summary at
  * the end: the `ingest` command, and the demo seeding of `serve`.
  */
 export async function ingestWithReport(
   store: Store,
-  lines: AsyncIterable<string>,
+  events: AsyncIterable<DecodedEvent>,
   opts: IngestOptions & { fraction?: () => number | undefined },
 ): Promise<IngestSummary> {
   const tty = process.stderr.isTTY === true;
-  const summary = await ingestLines(store, lines, {
+  const summary = await ingestEvents(store, events, {
     ...opts,
     onProgress: (p) => {
       const line = progressLine(p, opts.fraction?.(), tty);

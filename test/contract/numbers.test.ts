@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parseInteger, roundHalfAwayFromZero } from '../../src/contract/decimal.js';
 import { formatId, parseId } from '../../src/contract/ids.js';
 import { goJson } from '../../src/contract/json.js';
-import { parseJsonLine } from '../../src/ingest/json-line.js';
+import { parseJsonLine } from '../../src/sources/ndjson/json-line.js';
 
 test('quantum amounts round half away from zero, exactly', () => {
   const cases: [string, bigint | undefined][] = [

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { demoChain, writeDemoChain, type DemoOptions } from '../../src/demo/chain.js';
-import { PAYLOAD_TYPES as EVENT_TYPES, type PayloadKey } from '../../src/ingest/events.js';
+import { PAYLOAD_TYPES as EVENT_TYPES, type PayloadKey } from '../../src/sources/events.js';
 import { Rng } from '../../src/demo/random.js';
 import { DEMO_SCALES, type DemoScale } from '../../src/demo/scales.js';
 import { shiftDecimal } from '../../src/demo/values.js';

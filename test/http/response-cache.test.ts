@@ -8,8 +8,9 @@ import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { ingestLines } from '../../src/ingest/ingest.js';
+import { ingestEvents } from '../../src/ingest/ingest.js';
 import { Metrics } from '../../src/http/metrics.js';
+import { ndjsonEvents } from '../../src/sources/ndjson/decoder.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually, sample } from '../helpers/serve.js';
@@ -18,10 +19,6 @@ import { useServedStore } from '../helpers/served-store.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const SETS = '/api/v2/referral-sets';
-
-async function* linesOf(lines: string[]): AsyncGenerator<string> {
-  yield* lines;
-}
 
 /** A block at `height` creating a referral set newer than every fixture set. */
 function newSetBlock(height: number, setByte: string): string[] {
@@ -71,7 +68,7 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.queries, counts.entries], [1, 0, 1, 0, 1, 1]);
 
         const height = Number(first.headers.get('x-block-height')) + 1;
-        await ingestLines(plain.store, linesOf(newSetBlock(height, 'a1')));
+        await ingestEvents(plain.store, ndjsonEvents([newSetBlock(height, 'a1').join('\n')]));
         await eventually('the new head answered', async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height), 5000);
         const now = await get(srv.url + url);
         assert.equal(now.text, (await get(plain.url + url)).text);

@@ -5,7 +5,7 @@
  * Source: vegaprotocol/vega, commit 245c1d18b86e87efebae302a31f376b410075b4a
  * (develop, CHANGELOG "Unreleased 0.79.0", after 0.78.2):
  *   - protos/sources/vega/vega.proto            -> AccountType, EpochAction, EntityScope
- *   - protos/sources/vega/events/v1/events.proto -> BusEventType, Transfer.Status
+ *   - protos/sources/vega/events/v1/events.proto -> BusEventType
  *
  * Notes:
  *   - AccountType 8 and 24 are `reserved`. ACCOUNT_TYPE_REWARD_AVERAGE_POSITION (24, up to
@@ -167,16 +167,6 @@ export const ENTITY_SCOPE: Readonly<Record<string, number>> = Object.freeze({
   ENTITY_SCOPE_UNSPECIFIED: 0,
   ENTITY_SCOPE_INDIVIDUALS: 1,
   ENTITY_SCOPE_TEAMS: 2,
-});
-
-/** vega.events.v1.Transfer.Status */
-export const TRANSFER_STATUS: Readonly<Record<string, number>> = Object.freeze({
-  STATUS_UNSPECIFIED: 0,
-  STATUS_PENDING: 1,
-  STATUS_DONE: 2,
-  STATUS_REJECTED: 3,
-  STATUS_STOPPED: 4,
-  STATUS_CANCELLED: 5,
 });
 
 /** Resolves an enum given by name or by number (number or decimal string) to its name; undefined if unknown. */

@@ -1,4 +1,4 @@
-import { quoteNumbers } from '../contract/json-numbers.js';
+import { quoteNumbers } from '../../contract/json-numbers.js';
 
 /**
  * JSON.parse for event lines, except that integer literals too long for a double keep every

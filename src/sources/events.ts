@@ -1,3 +1,5 @@
+import type { InputPosition } from './input-error.js';
+
 /**
  * The chain events ingestion consumes, decoded and validated: ids are lowercase hex, 64-bit
  * integers are bigint, enums are names. See ../shared/docs/events.md.
@@ -35,8 +37,6 @@ export type ChainEvent =
     }
   | { kind: 'epochEvent'; seq: bigint; action: string };
 
-export type ChainEventKind = ChainEvent['kind'];
-
 /** Block boundaries, kept apart from the events they delimit. */
 export type BlockMarker =
   | { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string }
@@ -47,7 +47,8 @@ export interface DecodedEvent {
   id: string;
   /** Height from the id prefix. */
   height: bigint;
-  line: number;
+  /** Where it is in its input. */
+  at: InputPosition;
   /** A consumed event, a block marker, or a skipped type (by name). */
   body: ChainEvent | BlockMarker | { kind: 'skipped'; type: string };
   /** timeUpdate timestamp, used as block time when a block has no beginBlock. */

@@ -1,0 +1,112 @@
+import { parseInteger } from '../../contract/decimal.js';
+import { parseId } from '../../contract/ids.js';
+import { enumName } from '../enums.js';
+
+/** Fails the event being decoded: names the field by its path, says why. */
+export type Fail = (field: string, reason: string) => never;
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads the fields of one JSON object with proto3 JSON rules: an absent field has its zero
+ * value, a present one must have the right type. Failures name the field by its path.
+ */
+export class Fields {
+  constructor(
+    private readonly obj: Record<string, unknown>,
+    private readonly path: string,
+    private readonly fail: Fail,
+  ) {}
+
+  private name(key: string): string {
+    return `${this.path}.${key}`;
+  }
+
+  /** An id that must be present. */
+  id(key: string): string {
+    const v = this.obj[key];
+    if (v === undefined || v === null) this.fail(this.name(key), 'missing');
+    return this.idValue(key, v);
+  }
+
+  /** An id that may be absent or empty; null then. */
+  optionalId(key: string): string | null {
+    const v = this.obj[key];
+    if (v === undefined || v === null || v === '') return null;
+    return this.idValue(key, v);
+  }
+
+  private idValue(key: string, v: unknown): string {
+    if (typeof v !== 'string') this.fail(this.name(key), `expected a hex id string, got ${JSON.stringify(v)}`);
+    const id = parseId(v);
+    if (id === undefined) this.fail(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
+    return id;
+  }
+
+  /** A list of ids; empty when absent. */
+  idList(key: string): string[] {
+    return this.array(key, (v, path) => {
+      const id = typeof v === 'string' ? parseId(v) : undefined;
+      return id ?? this.fail(path, `not a hex id: ${JSON.stringify(v)}`);
+    });
+  }
+
+  /** A 64-bit integer as a decimal string or a JSON number; 0 when absent. */
+  int(key: string): bigint {
+    const v = this.obj[key];
+    if (v === undefined || v === null) return 0n;
+    const n = parseInteger(v);
+    if (n === undefined) this.fail(this.name(key), `expected an integer, got ${JSON.stringify(v)}`);
+    return n;
+  }
+
+  string(key: string): string {
+    const v = this.obj[key];
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') this.fail(this.name(key), `expected a string, got ${JSON.stringify(v)}`);
+    return v;
+  }
+
+  optionalString(key: string): string | null {
+    const v = this.obj[key];
+    return v === undefined || v === null ? null : this.string(key);
+  }
+
+  bool(key: string): boolean {
+    const v = this.obj[key];
+    if (v === undefined || v === null) return false;
+    if (typeof v !== 'boolean') this.fail(this.name(key), `expected true or false, got ${JSON.stringify(v)}`);
+    return v;
+  }
+
+  /** An enum by name or number; `newNames` also lets through names a newer chain may add. */
+  enum(key: string, table: Readonly<Record<string, number>>, newNames?: RegExp): string {
+    const v = this.obj[key] ?? 0;
+    const name = enumName(table, v) ?? (typeof v === 'string' && newNames?.test(v) ? v : undefined);
+    if (name === undefined) this.fail(this.name(key), `unknown enum value ${JSON.stringify(v)}`);
+    return name;
+  }
+
+  object(key: string): Fields | null {
+    const v = this.obj[key];
+    if (v === undefined || v === null) return null;
+    if (!isObject(v)) this.fail(this.name(key), `expected an object, got ${JSON.stringify(v)}`);
+    return new Fields(v, this.name(key), this.fail);
+  }
+
+  array<T>(key: string, each: (item: unknown, path: string) => T): T[] {
+    const v = this.obj[key];
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) this.fail(this.name(key), `expected an array, got ${JSON.stringify(v)}`);
+    return v.map((item, i) => each(item, `${this.name(key)}[${i}]`));
+  }
+
+  objects(key: string): Fields[] {
+    return this.array(key, (item, path) => {
+      if (!isObject(item)) this.fail(path, `expected an object, got ${JSON.stringify(item)}`);
+      return new Fields(item, path, this.fail);
+    });
+  }
+}

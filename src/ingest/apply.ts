@@ -15,7 +15,7 @@ export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Prom
   await batch.preload(tx, blocks);
   for (const block of blocks) for (const e of block.events) batch.apply(e);
   const last = blocks[blocks.length - 1];
-  if (last) await batch.write(tx, last, countEvents(blocks));
+  if (last) await batch.write(tx, last);
 }
 
 /** Events applied per kind and skipped per type, summed over the blocks. */
@@ -234,7 +234,7 @@ class BatchChanges {
     if (this.lastEndedEpoch === null || epoch > this.lastEndedEpoch) this.lastEndedEpoch = epoch;
   }
 
-  async write(tx: Queryable, last: Block, counts: Map<string, number>): Promise<void> {
+  async write(tx: Queryable, last: Block): Promise<void> {
     await this.writeReferrals(tx);
     await this.writeTeams(tx);
     await this.writeStats(tx);
@@ -247,13 +247,6 @@ class BatchChanges {
          last_ended_epoch = greatest(h.last_ended_epoch, excluded.last_ended_epoch)`,
       [String(last.height), String(last.time), last.hash, this.lastEndedEpoch === null ? null : String(this.lastEndedEpoch)],
     );
-    if (counts.size > 0) {
-      await tx.query(
-        `INSERT INTO ingest_counters AS c (name, count) SELECT * FROM unnest($1::text[], $2::int8[])
-         ON CONFLICT (name) DO UPDATE SET count = c.count + excluded.count`,
-        [[...counts.keys()], [...counts.values()]],
-      );
-    }
   }
 
   private async writeReferrals(tx: Queryable): Promise<void> {

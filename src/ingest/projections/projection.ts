@@ -1,0 +1,65 @@
+import type { Queryable } from '../../db/store.js';
+import type { ChainEvent } from '../../sources/events.js';
+import type { Block } from '../blocks.js';
+
+export type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>;
+
+/** A function for each event kind a projection cares about, given the events of that kind. */
+export type EventHandlers = { [K in ChainEvent['kind']]?: (e: EventOf<K>) => void };
+
+/**
+ * One read model, built a batch of whole blocks at a time inside the batch's transaction (a
+ * fresh instance per batch; see applyBlocks). Catching up is fast because each batch reads the
+ * stored state it needs once, for just the keys its events touch, folds the events over that
+ * state in memory, and writes the result with one bulk statement per table. The result is the
+ * same as applying the events one by one.
+ */
+export interface Projection {
+  /** Notes the stored keys an event will read, before anything is folded: preload reads only those. */
+  readonly touches?: EventHandlers;
+  /** Reads the stored state of the keys noted. */
+  preload?(tx: Queryable): Promise<void>;
+  /** Folds an event into the batch's changes. Every projection sees each event in chain order. */
+  readonly folds: EventHandlers;
+  /** Writes the batch's changes; `last` is the batch's last block. */
+  write(tx: Queryable, last: Block): Promise<void>;
+}
+
+/** What a projection may do with another's overlay: have keys preloaded, and read them. */
+export interface OverlayReader<V> {
+  want(key: string): void;
+  get(key: string): V | undefined;
+}
+
+/**
+ * Stored state that later events of a batch read (each referee's set, each party's team, each
+ * game's scope): preloaded for the keys wanted, then updated in chain order. The keys set are
+ * what its projection writes back.
+ */
+export class Overlay<V> implements OverlayReader<V> {
+  private readonly values = new Map<string, V | undefined>();
+  private readonly wanted = new Set<string>();
+  /** Keys set by this batch's events; undefined values are removals. */
+  readonly changed = new Set<string>();
+
+  /** `load` reads the stored values of some keys; a key without a stored value is left out. */
+  constructor(private readonly load: (tx: Queryable, keys: string[]) => Promise<Iterable<[string, V]>>) {}
+
+  want(key: string): void {
+    this.wanted.add(key);
+  }
+
+  async preload(tx: Queryable): Promise<void> {
+    if (this.wanted.size === 0) return;
+    for (const [key, value] of await this.load(tx, [...this.wanted])) this.values.set(key, value);
+  }
+
+  get(key: string): V | undefined {
+    return this.values.get(key);
+  }
+
+  set(key: string, value: V | undefined): void {
+    this.values.set(key, value);
+    this.changed.add(key);
+  }
+}

@@ -1,0 +1,165 @@
+import type { Queryable } from '../../db/store.js';
+import type { EventHandlers, OverlayReader, Projection } from './projection.js';
+import type { Membership } from './teams.js';
+
+interface StatsDelta {
+  teamId: string;
+  party: string;
+  epoch: bigint;
+  /** Set by team statistics (last one wins); null when only rewards touched the row. */
+  volume: bigint | null;
+  rewards: bigint;
+  games: Set<string>;
+}
+
+/**
+ * Team member statistics rows keyed (team, party, epoch), with the distinct epochs of each team
+ * and each party's span of epochs in a team (team_member_stats, team_epochs, team_parties).
+ *
+ * A reward counts for a team when its game's latest recurring transfer is team-scoped and the
+ * party is in a team at payout time: the rule reads two other projections' state as it stands at
+ * that event in chain order, given to the constructor.
+ */
+export class TeamStats implements Projection {
+  private readonly rows = new Map<string, StatsDelta>();
+
+  constructor(
+    private readonly teamOf: OverlayReader<Membership>,
+    private readonly teamScoped: OverlayReader<boolean>,
+  ) {}
+
+  readonly touches: EventHandlers = {
+    rewardPayout: (e) => {
+      if (e.gameId === null) return;
+      this.teamScoped.want(e.gameId);
+      this.teamOf.want(e.party);
+    },
+  };
+
+  readonly folds: EventHandlers = {
+    teamsStatsUpdated: (e) => {
+      for (const team of e.stats) {
+        for (const m of team.members) this.row(team.teamId, m.partyId, e.atEpoch).volume = m.volume;
+      }
+    },
+    rewardPayout: (e) => {
+      // Counted for teams: a team-scoped game, and the party in a team at payout time.
+      if (e.gameId === null || this.teamScoped.get(e.gameId) !== true) return;
+      const membership = this.teamOf.get(e.party);
+      if (!membership) return;
+      const row = this.row(membership.teamId, e.party, e.epoch);
+      row.rewards += e.quantumAmount;
+      row.games.add(e.gameId);
+    },
+  };
+
+  private row(teamId: string, party: string, epoch: bigint): StatsDelta {
+    const key = `${teamId}/${party}/${epoch}`;
+    let row = this.rows.get(key);
+    if (!row) {
+      row = { teamId, party, epoch, volume: null, rewards: 0n, games: new Set() };
+      this.rows.set(key, row);
+    }
+    return row;
+  }
+
+  async write(tx: Queryable): Promise<void> {
+    if (this.rows.size === 0) return;
+    const rows = [...this.rows.values()];
+    // A row newer than its team's latest epoch in team_epochs (which holds the team and epoch of
+    // every row) cannot exist yet: nearly all rows while catching up. Those are plain inserts;
+    // checking for a conflict costs another index descent per row, a good part of the write. A
+    // row thought new that did exist would fail the transaction, never merge wrongly.
+    const latest = await latestTeamEpochs(tx, [...new Set(rows.map((r) => r.teamId))]);
+    const isNew = (r: { teamId: string; epoch: bigint }) => {
+      const epoch = latest.get(r.teamId);
+      return epoch === undefined || r.epoch > epoch;
+    };
+    const fresh: StatsDelta[] = [];
+    const old: StatsDelta[] = [];
+    for (const r of rows) (isNew(r) ? fresh : old).push(r);
+    await insertStats(tx, fresh, 'insert');
+    // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
+    await insertStats(tx, old.filter((r) => r.volume !== null), 'set volume');
+    await insertStats(tx, old.filter((r) => r.volume === null), 'add rewards');
+
+    const epochs = new Map<string, { teamId: string; epoch: bigint }>();
+    const parties = new Map<string, { teamId: string; party: string; first: bigint; last: bigint }>();
+    for (const r of rows) {
+      epochs.set(`${r.teamId}/${r.epoch}`, { teamId: r.teamId, epoch: r.epoch });
+      const key = `${r.teamId}/${r.party}`;
+      const p = parties.get(key);
+      if (!p) parties.set(key, { teamId: r.teamId, party: r.party, first: r.epoch, last: r.epoch });
+      else {
+        if (r.epoch < p.first) p.first = r.epoch;
+        if (r.epoch > p.last) p.last = r.epoch;
+      }
+    }
+    const e = [...epochs.values()];
+    for (const fresh of [true, false]) {
+      const part = e.filter((x) => isNew(x) === fresh);
+      if (part.length === 0) continue;
+      await tx.query(
+        `INSERT INTO team_epochs (team_id, epoch) SELECT decode(t, 'hex'), e FROM unnest($1::text[], $2::int8[]) AS u(t, e)
+         ${fresh ? '' : 'ON CONFLICT DO NOTHING'}`,
+        [part.map((x) => x.teamId), part.map((x) => String(x.epoch))],
+      );
+    }
+    const p = [...parties.values()];
+    await tx.query(
+      `INSERT INTO team_parties AS tp (team_id, party, first_epoch, last_epoch)
+       SELECT decode(t, 'hex'), decode(p, 'hex'), f, l FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[]) AS u(t, p, f, l)
+       ON CONFLICT (team_id, party) DO UPDATE SET first_epoch = least(tp.first_epoch, excluded.first_epoch),
+                                                  last_epoch = greatest(tp.last_epoch, excluded.last_epoch)
+         -- A span that does not grow (rewards of an epoch whose statistics came in an earlier
+         -- batch) is left as it is: no new row version, which costs as much as an insert here.
+         WHERE excluded.first_epoch < tp.first_epoch OR excluded.last_epoch > tp.last_epoch`,
+      [p.map((x) => x.teamId), p.map((x) => x.party), p.map((x) => String(x.first)), p.map((x) => String(x.last))],
+    );
+  }
+}
+
+/** Each given team's latest epoch in team_epochs; teams without rows are absent. */
+async function latestTeamEpochs(tx: Queryable, teamIds: string[]): Promise<Map<string, bigint>> {
+  const rows = await tx.query<{ team_id: string; epoch: string }>(
+    `SELECT x AS team_id, (SELECT max(epoch) FROM team_epochs WHERE team_id = decode(x, 'hex'))::text AS epoch
+       FROM unnest($1::text[]) AS x`,
+    [teamIds],
+  );
+  const latest = new Map<string, bigint>();
+  for (const r of rows) if (r.epoch !== null) latest.set(r.team_id, BigInt(r.epoch));
+  return latest;
+}
+
+/**
+ * Writes team member statistics rows: 'insert' for rows known not to exist, or an upsert that
+ * either sets the volume (team statistics, the last one wins) or leaves it (rewards only add).
+ */
+async function insertStats(tx: Queryable, rows: StatsDelta[], mode: 'insert' | 'set volume' | 'add rewards'): Promise<void> {
+  if (rows.length === 0) return;
+  const conflict =
+    mode === 'insert'
+      ? ''
+      : `ON CONFLICT (team_id, party, epoch) DO UPDATE SET
+           ${mode === 'set volume' ? 'quantum_volume = excluded.quantum_volume,' : ''}
+           quantum_rewards = t.quantum_rewards + excluded.quantum_rewards,
+           games = CASE WHEN cardinality(excluded.games) = 0 THEN t.games
+                        ELSE ARRAY(SELECT DISTINCT g FROM unnest(t.games || excluded.games) AS g ORDER BY 1) END`;
+  await tx.query(
+    `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards, games)
+     SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r,
+            -- Most rows (team statistics) have no games: no subquery run for those.
+            CASE WHEN gs = '' THEN '{}'::bytea[]
+                 ELSE ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1) END
+       FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[], $6::text[]) AS u(tm, p, e, v, r, gs)
+     ${conflict}`,
+    [
+      rows.map((r) => r.teamId),
+      rows.map((r) => r.party),
+      rows.map((r) => String(r.epoch)),
+      rows.map((r) => String(r.volume ?? 0n)),
+      rows.map((r) => String(r.rewards)),
+      rows.map((r) => [...r.games].join(',')),
+    ],
+  );
+}

@@ -1,0 +1,113 @@
+import type { Queryable } from '../../db/store.js';
+import { Overlay, type EventHandlers, type OverlayReader, type Projection } from './projection.js';
+
+/** A party's current team. */
+export interface Membership {
+  teamId: string;
+  joinedAt: bigint;
+  atEpoch: bigint;
+}
+
+interface TeamRow {
+  referrer: string;
+  name: string;
+  teamUrl: string | null;
+  avatarUrl: string | null;
+  createdAt: bigint;
+  closed: boolean;
+  atEpoch: bigint;
+  allowList: string[];
+}
+
+/**
+ * Teams with their details, and each party's current team (teams, team_members). No team event
+ * reads the membership it replaces, so the overlay preloads only the parties other projections
+ * ask about (team statistics: a reward's party at payout time).
+ */
+export class Teams implements Projection {
+  private readonly membership = new Overlay<Membership>(async (tx, parties) => {
+    const rows = await tx.query<{ party: string; team_id: string; joined_at: string; at_epoch: string }>(
+      `SELECT encode(party, 'hex') AS party, encode(team_id, 'hex') AS team_id, joined_at::text, at_epoch::text
+         FROM team_members WHERE party IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`,
+      [parties],
+    );
+    return rows.map((r) => [r.party, { teamId: r.team_id, joinedAt: BigInt(r.joined_at), atEpoch: BigInt(r.at_epoch) }]);
+  });
+  /** Each party's team as this batch's events have left it so far. */
+  readonly teamOf: OverlayReader<Membership> = this.membership;
+  private readonly newTeams = new Map<string, TeamRow>();
+  private readonly teamUpdates = new Map<string, Omit<TeamRow, 'referrer' | 'createdAt' | 'atEpoch'>>();
+
+  readonly folds: EventHandlers = {
+    teamCreated: (e) => {
+      if (!this.newTeams.has(e.teamId)) {
+        const { kind: _k, teamId: _t, ...row } = e;
+        this.newTeams.set(e.teamId, row);
+      }
+      this.membership.set(e.referrer, { teamId: e.teamId, joinedAt: e.createdAt, atEpoch: e.atEpoch });
+    },
+    teamUpdated: (e) => {
+      const { kind: _k, teamId: _t, ...details } = e;
+      const created = this.newTeams.get(e.teamId);
+      if (created) Object.assign(created, details);
+      else this.teamUpdates.set(e.teamId, details);
+    },
+    refereeJoinedTeam: (e) => this.membership.set(e.referee, { teamId: e.teamId, joinedAt: e.joinedAt, atEpoch: e.atEpoch }),
+    refereeSwitchedTeam: (e) =>
+      this.membership.set(e.referee, e.toTeamId === '' ? undefined : { teamId: e.toTeamId, joinedAt: e.switchedAt, atEpoch: e.atEpoch }),
+  };
+
+  preload(tx: Queryable): Promise<void> {
+    return this.membership.preload(tx);
+  }
+
+  async write(tx: Queryable): Promise<void> {
+    if (this.newTeams.size > 0) {
+      const ids = [...this.newTeams.keys()];
+      const t = [...this.newTeams.values()];
+      await tx.query(
+        `INSERT INTO teams (id, referrer, name, team_url, avatar_url, created_at, closed, at_epoch, allow_list)
+         SELECT decode(i, 'hex'), decode(r, 'hex'), n, tu, au, c, cl, e, string_to_array(al, ',')
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::bool[], $8::int8[], $9::text[])
+             AS u(i, r, n, tu, au, c, cl, e, al)
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          ids,
+          t.map((x) => x.referrer),
+          t.map((x) => x.name),
+          t.map((x) => x.teamUrl),
+          t.map((x) => x.avatarUrl),
+          t.map((x) => String(x.createdAt)),
+          t.map((x) => x.closed),
+          t.map((x) => String(x.atEpoch)),
+          t.map((x) => x.allowList.join(',')),
+        ],
+      );
+    }
+    if (this.teamUpdates.size > 0) {
+      const ids = [...this.teamUpdates.keys()];
+      const t = [...this.teamUpdates.values()];
+      await tx.query(
+        `UPDATE teams SET name = u.n, team_url = u.tu, avatar_url = u.au, closed = u.cl, allow_list = string_to_array(u.al, ',')
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bool[], $6::text[]) AS u(i, n, tu, au, cl, al)
+          WHERE teams.id = decode(u.i, 'hex')`,
+        [ids, t.map((x) => x.name), t.map((x) => x.teamUrl), t.map((x) => x.avatarUrl), t.map((x) => x.closed), t.map((x) => x.allowList.join(','))],
+      );
+    }
+    const changed = [...this.membership.changed];
+    const joined = changed.filter((p) => this.membership.get(p));
+    const left = changed.filter((p) => !this.membership.get(p));
+    if (joined.length > 0) {
+      const m = joined.map((p) => this.membership.get(p)!);
+      await tx.query(
+        `INSERT INTO team_members (party, team_id, joined_at, at_epoch)
+         SELECT decode(p, 'hex'), decode(t, 'hex'), j, e FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[]) AS u(p, t, j, e)
+         ON CONFLICT (party) DO UPDATE SET team_id = excluded.team_id, joined_at = excluded.joined_at, at_epoch = excluded.at_epoch`,
+        [joined, m.map((x) => x.teamId), m.map((x) => String(x.joinedAt)), m.map((x) => String(x.atEpoch))],
+      );
+    }
+    if (left.length > 0) {
+      await tx.query(`DELETE FROM team_members WHERE party IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`, [left]);
+    }
+  }
+}

@@ -76,7 +76,7 @@ const COMMANDS: Record<string, Command> = {
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
       const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target);
       if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));
-      err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.lines} lines, ${counts.bytes} bytes`);
+      err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
       return 0;
     },
   },

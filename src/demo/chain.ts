@@ -87,7 +87,7 @@ export function* demoChain(opts: DemoOptions): Generator<string> {
 export async function writeDemoChain(
   opts: DemoOptions,
   out: NodeJS.WritableStream,
-): Promise<{ events: number; lines: number; bytes: number }> {
+): Promise<{ events: number; bytes: number }> {
   const builder = new DemoChainBuilder(opts);
   let bytes = 0;
   let failure: { error: unknown } | undefined;
@@ -105,8 +105,7 @@ export async function writeDemoChain(
   } finally {
     out.off('error', onError);
   }
-  // One event per line.
-  return { events: builder.events, lines: builder.events, bytes };
+  return { events: builder.events, bytes };
 }
 
 class DemoChainBuilder {

@@ -60,9 +60,4 @@ export class ReferralModel {
     this.refereeSet[referee] = set;
     return { referee, set };
   }
-
-  /** The set a referee currently belongs to, or -1. */
-  setOf(referee: number): number {
-    return this.refereeSet[referee] ?? -1;
-  }
 }

@@ -109,13 +109,6 @@ export class TeamModel {
     return this.rng.weighted(this.cumulative, this.teams);
   }
 
-  /** Total current members (all teams). */
-  currentMembers(): number {
-    let n = 0;
-    for (const roster of this.rosters) n += roster.length;
-    return n;
-  }
-
   private add(member: number, team: number): void {
     const roster = this.rosters[team] as number[];
     this.memberTeam[member] = team;

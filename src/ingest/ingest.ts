@@ -50,8 +50,8 @@ export interface IngestSummary {
  * whose rows are updated all the time (small, so this is quick), and, less often, with ANALYZE,
  * of the growing tables too.
  */
-export const VACUUM_UPDATED_EVENTS = 100_000;
-export const MAINTENANCE_EVENTS = 1_000_000;
+const VACUUM_UPDATED_EVENTS = 100_000;
+const MAINTENANCE_EVENTS = 1_000_000;
 
 /** Events decoded between two turns of the event loop while ingesting (see ingestEvents). */
 const EVENTS_PER_TURN = 200;
@@ -171,7 +171,7 @@ export class Ingester {
   }
 
   /** Waits for the transaction started by flushAhead, if any; throws its failure. */
-  async settle(): Promise<void> {
+  private async settle(): Promise<void> {
     const writing = this.writing;
     this.writing = undefined;
     if (writing) await writing;

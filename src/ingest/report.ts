@@ -4,7 +4,7 @@ import { describePosition } from '../sources/input-error.js';
 import { ingestEvents, type IngestOptions, type IngestProgress, type IngestSummary } from './ingest.js';
 
 /** Progress and summary lines for a human watching an ingest on stderr. */
-export function progressLine(p: IngestProgress, fraction: number | undefined, tty: boolean): string {
+function progressLine(p: IngestProgress, fraction: number | undefined, tty: boolean): string {
   const rate = p.seconds > 0 ? Math.round(p.events / p.seconds) : 0;
   const text = `height ${p.height ?? '-'}  ${p.events.toLocaleString('en-US')} events  ${rate.toLocaleString('en-US')} events/s`;
   if (!tty || fraction === undefined) return text;
@@ -13,7 +13,7 @@ export function progressLine(p: IngestProgress, fraction: number | undefined, tt
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(1).padStart(5)}%  ${text}`;
 }
 
-export function summaryText(s: IngestSummary): string {
+function summaryText(s: IngestSummary): string {
   const applied = [...s.applied].sort(([a], [b]) => a.localeCompare(b));
   const skipped = [...s.skipped].sort(([a], [b]) => a.localeCompare(b));
   const total = applied.reduce((n, [, c]) => n + c, 0);

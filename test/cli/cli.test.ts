@@ -38,10 +38,15 @@ test('help for the program and every command', async () => {
 test('demo writes the same bytes for the same seed', async () => {
   const a = join(tmp, 'a.ndjson');
   const b = join(tmp, 'b.ndjson');
-  assert.equal((await runCli(['demo', '--scale', 'small', '--seed', '7', '--out', a])).code, 0);
+  const first = await runCli(['demo', '--scale', 'small', '--seed', '7', '--out', a]);
+  assert.equal(first.code, 0);
   assert.equal((await runCli(['demo', '--scale', 'small', '--seed', '7', '--out', b])).code, 0);
   const hash = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
   assert.equal(hash(a), hash(b));
+  // One event per line.
+  const bytes = readFileSync(a);
+  const lines = bytes.toString().split('\n').length - 1;
+  assert.equal(first.stderr, `demo small seed 7: ${lines} events, ${bytes.length} bytes\n`);
   const bad = await runCli(['demo', '--scale', 'huge']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--scale must be one of small, medium, mainnet/);

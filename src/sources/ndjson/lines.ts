@@ -4,7 +4,7 @@ import { InputError } from '../input-error.js';
  * No event line is anywhere near this long. Input without newlines (a binary file, one huge
  * JSON array) stops here with a clear error instead of filling memory.
  */
-export const MAX_LINE_BYTES = 128 * 2 ** 20;
+const MAX_LINE_BYTES = 128 * 2 ** 20;
 
 /**
  * Splits bytes into numbered lines however the input is cut into chunks: the one line reader of

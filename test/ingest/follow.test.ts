@@ -121,6 +121,39 @@ for (const kind of STORE_KINDS) {
       }
     });
 
+    test('\\r\\n endings and blank lines are lines; a complete last line waits for its newline; line numbers count every line', { timeout: 120_000 }, async () => {
+      const ts = await createTestStore(kind);
+      const file = join(tmp, `edges-${kind}.ndjson`);
+      const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+      writeFileSync(file, crlf(block(BASE)) + '\n');
+      const serve = await startServe([...ts.args, '--follow', file, '--log-level', 'warn'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
+      try {
+        await eventually('block 100', async () => (await view(serve.url)).height === BASE);
+        assertWholeBlocks(await view(serve.url));
+
+        // Block 101 whole but for the "\n" of its endBlock line: the file is still being
+        // written, so that line is not read (a finished input would read it).
+        const next = crlf(block(BASE + 1));
+        appendFileSync(file, next.slice(0, -1));
+        await sleep(500);
+        assert.equal((await view(serve.url)).height, BASE, 'a last line without its newline waits');
+        appendFileSync(file, '\n');
+        await eventually('block 101', async () => (await view(serve.url)).height === BASE + 1);
+        assertWholeBlocks(await view(serve.url));
+
+        appendFileSync(file, 'not json\r\n');
+        await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
+        const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
+        // Two blocks of lines and the blank line come before it.
+        assert.match(String(bad.err), new RegExp(`^line ${2 * LINES_PER_BLOCK + 2}: not JSON \\(`));
+        assert.equal(bad.checkpoint, String(BASE + 1));
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+
     test('a line without a newline within 128 MiB stops following with a clear message; the blocks before it are applied', { timeout: 120_000 }, async () => {
       const ts = await createTestStore(kind);
       const file = join(tmp, `no-newline-${kind}.ndjson`);

@@ -211,6 +211,31 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01']);
     });
 
+    test('\\r\\n endings, blank lines and a last line without its newline: read as the same lines', async () => {
+      const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), '', ...blockLines(2, [setCreated(hex('02'), hex('bb'))])];
+      const plain = await fresh();
+      assert.equal((await ingest(plain, writeInput(`lf-${kind}.ndjson`, lines))).code, 0);
+      const s = await fresh();
+      const path = join(tmp, `crlf-${kind}.ndjson`);
+      writeFileSync(path, lines.join('\r\n'));
+      const res = await ingest(s, path);
+      assert.equal(res.code, 0, res.stderr);
+      // The last line (endBlock 2) has no newline: the input is finished, so it is a line.
+      assert.match(res.stderr, /ingested 2 blocks \(0 already applied, skipped\), 2 events/);
+      assert.doesNotMatch(res.stderr, /warning/);
+      assert.deepEqual(await dump(s), await dump(plain));
+    });
+
+    test('line numbers count every line: \\r\\n ones, blank ones, a line holding a batch of events', async () => {
+      const s = await fresh();
+      const batch = blockLines(2, [setCreated(hex('02'), hex('bb'))]).map((l) => JSON.parse(l));
+      const input = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), '', JSON.stringify({ events: batch }), '', 'not json'].join('\r\n');
+      const res = await ingest(s, '-', input);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr, /^error: line 7: not JSON \(/m);
+      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+    });
+
     test('input without a newline within 128 MiB stops with a clear message; the blocks before it are applied', async () => {
       const s = await fresh();
       const blocks = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))])];

@@ -8,13 +8,11 @@ import { Overlay, type EventHandlers, type OverlayReader, type Projection } from
  * scope it replaces: the overlay preloads only the games other projections ask about.
  */
 export class GameScopes implements Projection {
-  private readonly scopes = new Overlay<boolean>(async (tx, games) => {
-    const rows = await tx.query<{ game_id: string; team_scoped: boolean }>(
-      `SELECT encode(game_id, 'hex') AS game_id, team_scoped
-         FROM game_scopes WHERE game_id IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`,
-      [games],
-    );
-    return rows.map((r) => [r.game_id, r.team_scoped]);
+  private readonly scopes = new Overlay({
+    table: 'game_scopes',
+    key: 'game_id',
+    columns: 'team_scoped',
+    value: (r: { team_scoped: boolean }) => r.team_scoped,
   });
   /** Whether each game is team-scoped as this batch's events have left it so far. */
   readonly teamScoped: OverlayReader<boolean> = this.scopes;

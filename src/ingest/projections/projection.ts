@@ -31,19 +31,27 @@ export interface OverlayReader<V> {
   get(key: string): V | undefined;
 }
 
+/** Where an overlay's stored values are: a table keyed by a bytea id column. */
+export interface OverlaySource<V, Row> {
+  table: string;
+  key: string;
+  /** The other columns, as selected (their names are Row's keys). */
+  columns: string;
+  value(row: Row): V;
+}
+
 /**
  * Stored state that later events of a batch read (each referee's set, each party's team, each
  * game's scope): preloaded for the keys wanted, then updated in chain order. The keys set are
  * what its projection writes back.
  */
-export class Overlay<V> implements OverlayReader<V> {
+export class Overlay<V, Row = unknown> implements OverlayReader<V> {
   private readonly values = new Map<string, V | undefined>();
   private readonly wanted = new Set<string>();
   /** Keys set by this batch's events; undefined values are removals. */
   readonly changed = new Set<string>();
 
-  /** `load` reads the stored values of some keys; a key without a stored value is left out. */
-  constructor(private readonly load: (tx: Queryable, keys: string[]) => Promise<Iterable<[string, V]>>) {}
+  constructor(private readonly source: OverlaySource<V, Row>) {}
 
   want(key: string): void {
     this.wanted.add(key);
@@ -51,7 +59,13 @@ export class Overlay<V> implements OverlayReader<V> {
 
   async preload(tx: Queryable): Promise<void> {
     if (this.wanted.size === 0) return;
-    for (const [key, value] of await this.load(tx, [...this.wanted])) this.values.set(key, value);
+    const { table, key, columns, value } = this.source;
+    const rows = await tx.query<Row & { key: string }>(
+      `SELECT encode(${key}, 'hex') AS key, ${columns}
+         FROM ${table} WHERE ${key} IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`,
+      [[...this.wanted]],
+    );
+    for (const row of rows) this.values.set(row.key, value(row));
   }
 
   get(key: string): V | undefined {

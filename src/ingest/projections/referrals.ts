@@ -12,13 +12,15 @@ const toMicros = (ns: bigint) => ns - (ns % 1000n);
 
 /** Referral sets with their referee counts, and each referee's current set (referral_sets, referral_set_referees). */
 export class Referrals implements Projection {
-  private readonly referees = new Overlay<RefereeState>(async (tx, ids) => {
-    const rows = await tx.query<{ referee: string; set_id: string; at_epoch: string; joined_at: string }>(
-      `SELECT encode(referee, 'hex') AS referee, encode(set_id, 'hex') AS set_id, at_epoch::text, joined_at::text
-         FROM referral_set_referees WHERE referee IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`,
-      [ids],
-    );
-    return rows.map((r) => [r.referee, { setId: r.set_id, atEpoch: BigInt(r.at_epoch), joinedAt: BigInt(r.joined_at) }]);
+  private readonly referees = new Overlay({
+    table: 'referral_set_referees',
+    key: 'referee',
+    columns: `encode(set_id, 'hex') AS set_id, at_epoch::text, joined_at::text`,
+    value: (r: { set_id: string; at_epoch: string; joined_at: string }): RefereeState => ({
+      setId: r.set_id,
+      atEpoch: BigInt(r.at_epoch),
+      joinedAt: BigInt(r.joined_at),
+    }),
   });
   private readonly newSets = new Map<string, { referrer: string; createdAt: bigint; updatedAt: bigint }>();
   private readonly setDeltas = new Map<string, bigint>();

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/store.js';
-import { Overlay, type EventHandlers, type OverlayReader, type Projection } from './projection.js';
+import { Overlay, type EventHandlers, type EventOf, type OverlayReader, type Projection } from './projection.js';
 
 /** A party's current team. */
 export interface Membership {
@@ -8,16 +8,9 @@ export interface Membership {
   atEpoch: bigint;
 }
 
-interface TeamRow {
-  referrer: string;
-  name: string;
-  teamUrl: string | null;
-  avatarUrl: string | null;
-  createdAt: bigint;
-  closed: boolean;
-  atEpoch: bigint;
-  allowList: string[];
-}
+/** A team's row: its creation event's fields; its details as the latest update left them. */
+type TeamRow = Omit<EventOf<'teamCreated'>, 'kind' | 'teamId'>;
+type TeamDetails = Omit<EventOf<'teamUpdated'>, 'kind' | 'teamId'>;
 
 /**
  * Teams with their details, and each party's current team (teams, team_members). No team event
@@ -25,18 +18,20 @@ interface TeamRow {
  * ask about (team statistics: a reward's party at payout time).
  */
 export class Teams implements Projection {
-  private readonly membership = new Overlay<Membership>(async (tx, parties) => {
-    const rows = await tx.query<{ party: string; team_id: string; joined_at: string; at_epoch: string }>(
-      `SELECT encode(party, 'hex') AS party, encode(team_id, 'hex') AS team_id, joined_at::text, at_epoch::text
-         FROM team_members WHERE party IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`,
-      [parties],
-    );
-    return rows.map((r) => [r.party, { teamId: r.team_id, joinedAt: BigInt(r.joined_at), atEpoch: BigInt(r.at_epoch) }]);
+  private readonly membership = new Overlay({
+    table: 'team_members',
+    key: 'party',
+    columns: `encode(team_id, 'hex') AS team_id, joined_at::text, at_epoch::text`,
+    value: (r: { team_id: string; joined_at: string; at_epoch: string }): Membership => ({
+      teamId: r.team_id,
+      joinedAt: BigInt(r.joined_at),
+      atEpoch: BigInt(r.at_epoch),
+    }),
   });
   /** Each party's team as this batch's events have left it so far. */
   readonly teamOf: OverlayReader<Membership> = this.membership;
   private readonly newTeams = new Map<string, TeamRow>();
-  private readonly teamUpdates = new Map<string, Omit<TeamRow, 'referrer' | 'createdAt' | 'atEpoch'>>();
+  private readonly teamUpdates = new Map<string, TeamDetails>();
 
   readonly folds: EventHandlers = {
     teamCreated: (e) => {

@@ -34,14 +34,3 @@ function forEachEvent(blocks: readonly Block[], handlers: (EventHandlers | undef
     }
   }
 }
-
-/** Events applied per kind and skipped per type, summed over the blocks. */
-export function countEvents(blocks: readonly Block[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);
-  for (const b of blocks) {
-    for (const e of b.events) add(e.kind, 1);
-    for (const [type, n] of b.skipped) add(`skipped:${type}`, n);
-  }
-  return counts;
-}

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../db/store.js';
 import type { DecodedEvent } from '../sources/events.js';
 import { InputError, type InputPosition } from '../sources/input-error.js';
-import { applyBlocks, countEvents } from './apply.js';
+import { applyBlocks } from './apply.js';
 import { BlockAssembler, type Block } from './blocks.js';
 
 export interface IngestProgress {
@@ -71,6 +71,17 @@ const GROWING_TABLES = ['referral_set_referees', 'epoch_reward_summaries'];
  * stays in proportion to the data instead of growing with its square.
  */
 const INSERTED_TABLES = ['team_member_stats', 'team_epochs'];
+
+/** Events applied per kind and skipped per type, summed over the blocks. */
+function countEvents(blocks: readonly Block[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);
+  for (const b of blocks) {
+    for (const e of b.events) add(e.kind, 1);
+    for (const [type, n] of b.skipped) add(`skipped:${type}`, n);
+  }
+  return counts;
+}
 
 export async function readCheckpoint(store: Store): Promise<bigint | null> {
   const rows = await store.query<{ height: string }>('SELECT height::text FROM chain_head');

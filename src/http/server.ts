@@ -11,6 +11,7 @@ import { registerHealth } from './health.js';
 import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits, type TrustProxy } from './limits.js';
 import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
+import { registerExplorerPages } from './explorer-pages.js';
 import { goJson } from '../contract/json.js';
 import { ResponseCache, type Answer } from './response-cache.js';
 import { queryPairs } from '../contract/query.js';
@@ -189,6 +190,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   }
 
   await registerDocs(app, opts.operations);
+  registerExplorerPages(app);
   registerHealth(app, store, limits.requestTimeoutMs);
   registerMetrics(app, metrics);
 

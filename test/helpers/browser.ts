@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
  * Headless Chromium for page tests: Debian's (at /usr/bin/chromium, or CHROMIUM_PATH; CI installs
@@ -30,4 +30,26 @@ export function keepScreenshot(file: string, name: string): void {
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   copyFileSync(file, join(dir, name));
+}
+
+/** What a page did that a test asserts never happens: requests elsewhere, failed requests, errors. */
+export interface PageProblems {
+  foreign: string[];
+  failures: string[];
+  errors: string[];
+}
+
+/** Records the page's requests to other origins, failed requests, page errors and console errors. */
+export function watchPage(page: Page, origin: string): PageProblems {
+  const problems: PageProblems = { foreign: [], failures: [], errors: [] };
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.foreign.push(url);
+  });
+  page.on('requestfailed', (r) => problems.failures.push(`${r.url()}: ${r.failure()?.errorText}`));
+  page.on('pageerror', (e) => problems.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.errors.push(m.text());
+  });
+  return problems;
 }

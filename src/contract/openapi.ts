@@ -10,9 +10,10 @@ import { WELL_KNOWN } from './ids.js';
 export interface SchemaObject {
   $ref?: string;
   allOf?: SchemaObject[];
+  anyOf?: SchemaObject[];
   title?: string;
   description?: string;
-  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
+  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean' | 'null';
   format?: string;
   pattern?: string;
   minimum?: number;
@@ -121,6 +122,9 @@ export const ref = (name: string): SchemaObject => ({ $ref: `#/components/schema
 
 /** A schema with its description replaced. */
 export const described = (schema: SchemaObject, description: string): SchemaObject => ({ ...schema, description });
+
+/** The schema, or null (the explorer's endpoints say "not known" so; the data-node's messages never do). */
+export const nullable = (schema: SchemaObject, description: string): SchemaObject => ({ anyOf: [schema, { type: 'null' }], description });
 
 /** An object schema whose properties are listed in proto field order, all required, no others. */
 export function message(description: string, fields: readonly (readonly [name: string, schema: SchemaObject])[]): SchemaObject {

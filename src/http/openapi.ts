@@ -222,11 +222,12 @@ function operationObject(op: Operation): OperationObject {
 /** What each tag holds. */
 const TAGS: Record<string, string> = {
   TradingDataService: 'Vega data-node v2 trading data (referrals, teams, rewards).',
+  Explorer: 'What the explorer\'s pages (at `/`) need that the data-node\'s operations cannot give. Not part of the data-node\'s API; same conventions, limits and errors.',
 };
 
 const PACKAGE = createRequire(import.meta.url)('../../package.json') as { version: string; license: string };
 
-const DESCRIPTION = `Three read-only operations of the Vega data-node v2 REST API, answered from read models of the chain's events.
+const DESCRIPTION = `Three read-only operations of the Vega data-node v2 REST API, answered from read models of the chain's events, and the endpoints of the explorer served at \`/\` (tag Explorer).
 
 **Conventions** (as the reference grpc-gateway):
 - Every query field is accepted under its JSON name (\`pagination.newestFirst\`) and its proto name (\`pagination.newest_first\`), case-sensitive; both are listed. Unknown keys are ignored. A singular field given twice, or under both spellings, is a 400.

@@ -17,6 +17,11 @@ export function sqlPlainString(text: string): string {
   return `'"' || ${text} || '"'`;
 }
 
+/** `json` (SQL writing a JSON value from `value`), or JSON null when `value` is NULL. */
+export function sqlNullable(value: string, json: string): string {
+  return `CASE WHEN ${value} IS NULL THEN 'null' ELSE ${json} END`;
+}
+
 /**
  * Any text as a JSON string escaped like Go's encoding/json: PostgreSQL's to_json escapes quotes,
  * backslashes and control characters, and `<`, `>`, `&`, U+2028 and U+2029 are escaped after.

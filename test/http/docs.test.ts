@@ -1,8 +1,8 @@
 /**
  * GET /docs in a real browser: headless Chromium (Debian's, at /usr/bin/chromium, driven by
  * playwright-core; CI installs it) renders Swagger UI over the served document and shows the
- * three operations, loading nothing from any other origin. Its screenshot is kept in
- * EPOCHVIEW_SCREENSHOTS when that names a folder (see helpers/browser.ts).
+ * three operations and the explorer's endpoints, loading nothing from any other origin. Its
+ * screenshot is kept in EPOCHVIEW_SCREENSHOTS when that names a folder (see helpers/browser.ts).
  *
  * The page does not depend on the data, so this runs on one store (the first of the run's).
  */
@@ -17,7 +17,14 @@ import { keepScreenshot, launchChromium } from '../helpers/browser.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-const PATHS = ['/api/v2/referral-sets', '/api/v2/teams/{teamId}/stats', '/api/v2/rewards/epoch/summaries'];
+const PATHS = [
+  '/api/v2/referral-sets',
+  '/api/v2/teams/{teamId}/stats',
+  '/api/v2/rewards/epoch/summaries',
+  '/explorer/api/overview',
+  '/explorer/api/assets',
+  '/explorer/api/teams',
+];
 
 describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
   let ts: TestStore;
@@ -53,7 +60,7 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
     assert.ok(!/https?:\/\//.test(page.text), 'the page names no other origin');
   });
 
-  test('shows the three operations, fetching nothing from elsewhere', async () => {
+  test('shows the operations, fetching nothing from elsewhere', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
     const foreign: string[] = [];
@@ -80,7 +87,7 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
         assert.ok(await page.locator(`.opblock-summary-path[data-path="${path}"]`).isVisible(), path);
       }
       const methods = await page.locator('.opblock-summary-method').allInnerTexts();
-      assert.deepEqual(methods, ['GET', 'GET', 'GET']);
+      assert.deepEqual(methods, PATHS.map(() => 'GET'));
       assert.ok(await page.getByText('epochview', { exact: false }).first().isVisible());
 
       // Open one operation: its parameters (both spellings) and responses render.

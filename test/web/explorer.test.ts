@@ -157,6 +157,171 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
+      test('landing: its numbers equal the API\'s, and its example requests answer', async (t: TestContext) => {
+        const { context, page, problems } = await open('/');
+        try {
+          t.diagnostic(`landing page shown in ${await firstViewMs(page)} ms`);
+          const stat = (name: string) => page.locator(`[data-stat="${name}"]`).innerText();
+          const ready = await api<{ blockHeight: string; blockTime: string }>('readyz');
+          assert.equal(await stat('Block height'), ready.blockHeight);
+          assert.match(await stat('Block time'), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+          // Counted from the API's own pages.
+          const sets = (await api<{ referralSets: Connection }>('api/v2/referral-sets?pagination.first=5000')).referralSets.edges;
+          const teams = (await api<{ teams: Connection }>('explorer/api/teams?pagination.first=5000')).teams.edges;
+          const summaries = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=5000')).summaries;
+          assert.equal(summaries.pageInfo.hasNextPage, false);
+          const rows = summaries.edges.map((e) => e.node);
+          assert.equal(await stat('Referral sets'), String(sets.length));
+          assert.equal(await stat('Teams'), String(teams.length));
+          assert.equal(await stat('Epochs'), String(new Set(rows.map((r) => r.epoch)).size));
+          assert.equal(await stat('Assets'), String(new Set(rows.map((r) => r.assetId)).size));
+          const examples = await page.locator('.requests a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+          assert.equal(examples.length, 3);
+          for (const href of examples) {
+            const body = await api<Record<string, Connection>>(href);
+            assert.ok(Object.values(body)[0]!.edges.length > 0, `${href} answers something`);
+          }
+          await screenshot(page, 'landing');
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
+      test('rewards: a chart is drawn; the summaries page older and newer as the API does; the state survives a reload', async () => {
+        const { context, page, problems } = await open('/explorer/rewards');
+        try {
+          const newest = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1')).summaries.edges[0]!.node;
+          const oldest = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1&pagination.newestFirst=false')).summaries.edges[0]!.node;
+          const from = Math.max(Number(oldest.epoch), Number(newest.epoch) - 50 + 1);
+          const filter = `filter.assetIds=${newest.assetId}&filter.fromEpoch=${from}&filter.toEpoch=${newest.epoch}`;
+          assert.equal(await page.locator('#asset').inputValue(), newest.assetId);
+          assert.ok((await paintedPixels(page)) > 1000, 'the chart is drawn');
+
+          const summaryRows = (p: Page) =>
+            p.locator('#summaries tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0]!.textContent, tr.children[1]!.querySelector('span')!.getAttribute('title'), tr.children[3]!.querySelector('span')!.getAttribute('data-amount')].join(' ')));
+          const apiRows = (c: Connection) => c.edges.map((e) => [e.node.epoch, e.node.rewardType, e.node.amount].join(' '));
+          const first = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}`)).summaries;
+          assert.deepEqual(await summaryRows(page), apiRows(first));
+          await screenshot(page, 'rewards');
+
+          await clickAndShow(page, '#page-older');
+          const second = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}&pagination.after=${encodeURIComponent(first.pageInfo.endCursor)}`)).summaries;
+          assert.deepEqual(await summaryRows(page), apiRows(second));
+          await clickAndShow(page, '#page-newer');
+          const back = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.last=${PAGE_SIZE}&pagination.before=${encodeURIComponent(second.pageInfo.startCursor)}`)).summaries;
+          assert.deepEqual(await summaryRows(page), apiRows(back));
+
+          // Another asset, fewer epochs, the split chart: all in the URL, kept by a reload.
+          const other = await page.locator('#asset option').nth(1).getAttribute('value');
+          await page.locator('#asset').selectOption(other!);
+          await page.locator('#epochs').fill('5');
+          await page.locator('#epochs').press('Enter');
+          await page.waitForURL((url) => url.searchParams.get('asset') === other && url.searchParams.get('epochs') === '5');
+          await shown(page);
+          await clickAndShow(page, 'a.toggle:has-text("Split")');
+          assert.equal(new URL(page.url()).searchParams.get('chart'), 'split');
+          await page.reload();
+          await shown(page);
+          assert.equal(await page.locator('#asset').inputValue(), other);
+          assert.equal(await page.locator('#epochs').inputValue(), '5');
+          assert.equal(await page.locator('a.toggle[aria-current=true]').innerText(), 'Split by type');
+          assert.ok((await paintedPixels(page)) > 200, 'the split chart is drawn');
+          assert.match(await page.locator('.units').innerText(), new RegExp(`^Epochs ${Number(newest.epoch) - 4}–${newest.epoch}:`));
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
+      test('teams: the list equals the API\'s; a search by name finds the team', async () => {
+        const { context, page, problems } = await open('/explorer/teams');
+        try {
+          const all = (await api<{ teams: Connection }>(`explorer/api/teams?pagination.first=${PAGE_SIZE}`)).teams;
+          const shownIds = () => page.locator('#teams tbody tr td:nth-child(2) [data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+          assert.deepEqual(await shownIds(), ids(all));
+          await screenshot(page, 'teams');
+          const target = all.edges[all.edges.length - 1]!.node;
+          const word = String(target.name).split(' ')[1]!.toLowerCase();
+          await page.locator('#team-search').fill(word);
+          await page.locator('#team-search').press('Enter');
+          await page.waitForURL((url) => url.searchParams.get('q') === word);
+          await shown(page);
+          const found = (await api<{ teams: Connection }>(`explorer/api/teams?search=${encodeURIComponent(word)}&pagination.first=${PAGE_SIZE}`)).teams;
+          assert.ok(ids(found).includes(target.id as string));
+          assert.deepEqual(await shownIds(), ids(found));
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
+      test('team page: the leaderboard equals /api/v2/teams/{id}/stats; sorting is in the URL; the totals chart is drawn', async () => {
+        const overview = await api<{ examples: { teamId: string } }>('explorer/api/overview');
+        const teamId = overview.examples.teamId;
+        const { context, page, problems } = await open(`/explorer/teams/${teamId}`);
+        try {
+          const stats = (await api<{ statistics: Connection }>(`api/v2/teams/${teamId}/stats?aggregationEpochs=10&pagination.first=5000`)).statistics.edges.map((e) => e.node);
+          assert.ok(stats.length > 1);
+          const board = () =>
+            page.locator('#leaderboard tbody tr').evaluateAll((trs) =>
+              trs.map((tr) => ({
+                party: tr.querySelector('[data-id]')!.getAttribute('data-id')!,
+                rewards: tr.children[2]!.querySelector('span')!.getAttribute('data-value')!,
+                volume: tr.children[3]!.querySelector('span')!.getAttribute('data-value')!,
+                games: tr.children[4]!.textContent!,
+              })),
+            );
+          const expected = stats.map((n) => ({ party: n.partyId as string, rewards: n.totalQuantumRewards as string, volume: n.totalQuantumVolume as string, games: n.totalGamesPlayed as string }));
+          const byParty = (rows: { party: string }[]) => [...rows].sort((a, b) => (a.party < b.party ? -1 : 1));
+          assert.deepEqual(byParty(await board()), byParty(expected));
+          // Ranked by total quantum rewards.
+          const ranked = (await board()).map((r) => BigInt(r.rewards.split('.')[0]!));
+          assert.deepEqual(ranked, [...ranked].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)));
+          assert.ok((await paintedPixels(page)) > 500, 'the team totals chart is drawn');
+          assert.equal(await page.locator('.spark').count(), stats.length);
+          await screenshot(page, 'team');
+
+          await page.locator('#sort-volume').click();
+          await page.waitForURL((url) => url.searchParams.get('sort') === 'volume');
+          await shown(page);
+          assert.equal(await page.locator('th[aria-sort=descending]').textContent(), 'Quantum volume ▼');
+          const volumes = (await board()).map((r) => Number(r.volume));
+          assert.deepEqual(volumes, [...volumes].sort((a, b) => b - a));
+          await page.reload();
+          await shown(page);
+          assert.deepEqual((await board()).map((r) => Number(r.volume)), volumes, 'the sort survives a reload');
+          await page.goBack();
+          await shown(page);
+          assert.equal(new URL(page.url()).searchParams.get('sort'), null);
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
+      test('team page: a team with fewer epochs of data than N explains the rule and links to the N it has', async () => {
+        const teams = (await api<{ teams: Connection }>('explorer/api/teams?pagination.first=5000')).teams.edges.map((e) => e.node);
+        const short = teams.find((t) => Number(t.eligibleEpochs) > 0 && Number(t.eligibleEpochs) < 10)!;
+        assert.ok(short, 'the demo has a team listed for fewer than 10 epochs');
+        const empty = (await api<{ statistics: Connection }>(`api/v2/teams/${short.id}/stats`)).statistics;
+        assert.equal(empty.edges.length, 0);
+        const { context, page, problems } = await open(`/explorer/teams/${short.id}`);
+        try {
+          const explain = await page.locator('.explain').innerText();
+          assert.match(explain, /only when the team has statistics in each of the last N epochs/);
+          assert.match(explain, new RegExp(`each of its last ${short.eligibleEpochs} epochs`));
+          await screenshot(page, 'team-ineligible');
+          await clickAndShow(page, `.explain a`);
+          assert.equal(new URL(page.url()).searchParams.get('epochs'), short.eligibleEpochs);
+          const listed = (await api<{ statistics: Connection }>(`api/v2/teams/${short.id}/stats?aggregationEpochs=${short.eligibleEpochs}`)).statistics;
+          assert.equal(await page.locator('#leaderboard tbody tr').count(), listed.edges.length);
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
       test('keyboard: the skip link leads to the content; every control has a label', async () => {
         const { context, page, problems } = await open('/explorer/referral-sets');
         try {
@@ -174,7 +339,7 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
-      test('a narrow (phone) viewport: nothing wider than the screen, rows as cards', async () => {
+      test('a narrow (phone) viewport: nothing wider than the screen, rows as cards, charts drawn', async () => {
         const { context, page, problems } = await open('/explorer/referral-sets', NARROW);
         try {
           assert.ok(((await page.evaluate('document.documentElement.scrollWidth')) as number) <= NARROW.width, 'no horizontal scrolling');
@@ -188,6 +353,17 @@ describe('the explorer in headless Chromium', () => {
         } finally {
           await context.close();
         }
+        for (const path of ['/', '/explorer/rewards', '/explorer/teams', `/explorer/teams/${(await api<{ examples: { teamId: string } }>('explorer/api/overview')).examples.teamId}`]) {
+          const narrow = await open(path, NARROW);
+          try {
+            assert.ok(((await narrow.page.evaluate('document.documentElement.scrollWidth')) as number) <= NARROW.width, `${path}: no horizontal scrolling`);
+            if (path !== '/' && path !== '/explorer/teams') assert.ok((await paintedPixels(narrow.page)) > 200, `${path}: the chart is drawn`);
+            if (path.startsWith('/explorer/teams/')) await screenshot(narrow.page, 'narrow-team', false);
+            noProblems(narrow.problems);
+          } finally {
+            await narrow.context.close();
+          }
+        }
       });
     });
   }
@@ -199,6 +375,23 @@ async function shown(page: Page): Promise<void> {
     const main = document.querySelector('main');
     return main !== null && !main.hasAttribute('aria-busy') && main.querySelector('h1') !== null;
   })()`);
+}
+
+/**
+ * Coloured pixels on the first chart's canvas, once it is drawn. The axes, ticks and grid are
+ * grey: only drawn series give colour, so an empty or failed chart has none.
+ */
+async function paintedPixels(page: Page): Promise<number> {
+  await page.locator('.plot canvas').first().waitFor({ state: 'visible' });
+  return page.evaluate(`(() => {
+    const c = document.querySelector('.plot canvas');
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] !== 0 && Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 40) n++;
+    }
+    return n;
+  })()`) as Promise<number>;
 }
 
 /** Clicks a link of the view and waits for the next view. */

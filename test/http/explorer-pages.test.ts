@@ -7,28 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { describe, test } from 'node:test';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const NOT_FOUND = '{"code":5,"message":"Not Found","details":[]}';
 const ASSETS_DIR = new URL('../../dist/web/assets/', import.meta.url);
 
 describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
-  let ts: TestStore;
-  let store: Store;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  before(async () => {
-    ts = await createTestStore(STORE_KINDS[0]!);
-    store = await ts.open();
-    server = await startServer(store);
-  });
-  after(async () => {
-    await server?.close();
-    await store?.close();
-    await ts?.drop();
-  });
+  const served = useServedStore(STORE_KINDS[0]!);
 
   test('every page route answers the HTML entry, with the base that leads back to the root', async () => {
     const routes: [string, string][] = [
@@ -40,7 +28,7 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
       ['/explorer/rewards?asset=ab&epochs=5', '../'],
     ];
     for (const [path, base] of routes) {
-      const res = await get(`${server.url}${path}`);
+      const res = await get(`${served.url}${path}`);
       assert.equal(res.status, 200, path);
       assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8', path);
       assert.equal(res.headers.get('cache-control'), 'no-cache', path);
@@ -50,12 +38,12 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
   });
 
   test('the fingerprinted files: content type, immutable for a year, gzip, the bytes built', async () => {
-    const html = (await get(`${server.url}/`)).text;
+    const html = (await get(`${served.url}/`)).text;
     const names = [...html.matchAll(/explorer\/assets\/(main-[A-Z0-9]+\.(js|css))/g)].map((m) => m[1]!);
     assert.deepEqual(names.map((n) => n.split('.').pop()).sort(), ['css', 'js']);
     for (const name of names) {
       const built = readFileSync(new URL(name, ASSETS_DIR));
-      const plain = await fetch(`${server.url}/explorer/assets/${name}`, { headers: { 'accept-encoding': 'identity' } });
+      const plain = await fetch(`${served.url}/explorer/assets/${name}`, { headers: { 'accept-encoding': 'identity' } });
       assert.equal(plain.status, 200, name);
       assert.equal(plain.headers.get('content-type'), name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
       assert.equal(plain.headers.get('cache-control'), 'public, max-age=31536000, immutable');
@@ -63,18 +51,18 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
       assert.deepEqual(Buffer.from(await plain.arrayBuffer()), built);
 
       // fetch decodes the gzip: the bytes it gives are the file's again.
-      const gz = await fetch(`${server.url}/explorer/assets/${name}`, { headers: { 'accept-encoding': 'gzip' } });
+      const gz = await fetch(`${served.url}/explorer/assets/${name}`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(gz.headers.get('content-encoding'), 'gzip');
       assert.equal(gz.headers.get('vary'), 'accept-encoding');
       assert.deepEqual(Buffer.from(await gz.arrayBuffer()), built);
     }
-    const gzHtml = await fetch(`${server.url}/explorer/teams`, { headers: { 'accept-encoding': 'gzip' } });
+    const gzHtml = await fetch(`${served.url}/explorer/teams`, { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(gzHtml.headers.get('cache-control'), 'no-cache');
     assert.ok((await gzHtml.text()).startsWith('<!doctype html>'));
   });
 
   test('HEAD of a page answers its headers without a body', async () => {
-    const res = await fetch(`${server.url}/explorer/rewards`, { method: 'HEAD' });
+    const res = await fetch(`${served.url}/explorer/rewards`, { method: 'HEAD' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(await res.text(), '');
@@ -82,12 +70,12 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
 
   test('unknown files and paths keep the contract 404 body; the API is unchanged', async () => {
     for (const path of ['/explorer/assets/main-NOPE.js', '/explorer/assets/', '/explorer', '/explorer/', '/explorer/teams/', '/explorer/teams/ab/cd', '/explorer/unknown', '/api/v2/unknown', '/api/v2/referral-sets/', '/index.html']) {
-      const res = await get(`${server.url}${path}`);
+      const res = await get(`${served.url}${path}`);
       assert.equal(res.status, 404, path);
       assert.equal(res.headers.get('content-type'), 'application/json', path);
       assert.equal(res.text, NOT_FOUND, path);
     }
-    const api = await get(`${server.url}/api/v2/referral-sets?pagination.first=1`);
+    const api = await get(`${served.url}/api/v2/referral-sets?pagination.first=1`);
     assert.equal(api.status, 200);
     assert.equal(api.text, '{"referralSets":{"edges":[],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"","endCursor":""}}}');
   });

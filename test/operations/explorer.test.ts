@@ -4,12 +4,11 @@
  * and the contract's error bodies.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Store } from '../../src/db/store.js';
-import { runCli } from '../helpers/cli.js';
+import { describe, test } from 'node:test';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { useServedStore } from '../helpers/served-store.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const T0 = 1_700_000_000_000_000_000n;
 const at = (seconds: number) => String(T0 + BigInt(seconds) * 1_000_000_000n);
@@ -72,24 +71,10 @@ const EDGE_C: [string, string] = [TEAM_C, cursor(50, C)];
 
 for (const kind of STORE_KINDS) {
   describe(`explorer endpoints on ${kind}`, () => {
-    let ts: TestStore;
-    let store: Store;
-    let server: Awaited<ReturnType<typeof startServer>>;
-    before(async () => {
-      ts = await createTestStore(kind);
-      const res = await runCli(['ingest', '-', ...ts.args], { stdin: `${CHAIN}\n` });
-      assert.equal(res.code, 0, res.stderr);
-      store = await ts.open();
-      server = await startServer(store);
-    });
-    after(async () => {
-      await server?.close();
-      await store?.close();
-      await ts?.drop();
-    });
+    const served = useServedStore(kind, { ingest: { stdin: `${CHAIN}\n` } });
 
     const body = async (path: string, status = 200) => {
-      const res = await get(`${server.url}${path}`);
+      const res = await get(`${served.url}${path}`);
       assert.equal(res.status, status, `${path}: ${res.text}`);
       assert.equal(res.headers.get('content-type'), 'application/json');
       return res;
@@ -155,7 +140,7 @@ for (const kind of STORE_KINDS) {
       assert.equal((await body(`/explorer/api/teams?pagination.after=${btoa('[]')}`, 400)).text, invalidPagination('failed to decode after cursor: invalid cursor'));
       assert.equal((await body('/explorer/api/teams?search=a&search=b', 400)).text, '{"code":3,"message":"too many values for field \\"search\\": a, b","details":[]}');
       assert.equal((await body('/explorer/api/teams?pagination.first=x', 400)).text, '{"code":3,"message":"parsing field \\"first\\": strconv.ParseInt: parsing \\"x\\": invalid syntax","details":[]}');
-      const notAllowed = await fetch(`${server.url}/explorer/api/overview`, { method: 'POST' });
+      const notAllowed = await fetch(`${served.url}/explorer/api/overview`, { method: 'POST' });
       assert.equal(notAllowed.status, 501);
       assert.equal(await notAllowed.text(), '{"code":12,"message":"Method Not Allowed","details":[]}');
       assert.equal((await body('/explorer/api/unknown', 404)).text, '{"code":5,"message":"Not Found","details":[]}');

@@ -169,6 +169,15 @@ export const ENTITY_SCOPE: Readonly<Record<string, number>> = Object.freeze({
   ENTITY_SCOPE_TEAMS: 2,
 });
 
+/** vega.Asset.Status */
+export const ASSET_STATUS: Readonly<Record<string, number>> = Object.freeze({
+  STATUS_UNSPECIFIED: 0,
+  STATUS_PROPOSED: 1,
+  STATUS_REJECTED: 2,
+  STATUS_PENDING_LISTING: 3,
+  STATUS_ENABLED: 4,
+});
+
 /** Resolves an enum given by name or by number (number or decimal string) to its name; undefined if unknown. */
 export function enumName(table: Readonly<Record<string, number>>, value: unknown): string | undefined {
   let num: number;

@@ -35,7 +35,9 @@ export type ChainEvent =
       quantumAmount: bigint;
       gameId: string | null;
     }
-  | { kind: 'epochEvent'; seq: bigint; action: string };
+  | { kind: 'epochEvent'; seq: bigint; action: string }
+  /** For display only: symbol and decimals of amounts. quantum is a decimal string. */
+  | { kind: 'asset'; id: string; name: string; symbol: string; decimals: bigint; quantum: string; status: string };
 
 /** Block boundaries, kept apart from the events they delimit. */
 export type BlockMarker =
@@ -70,6 +72,7 @@ export const PAYLOAD_TYPES = {
   teamsStatsUpdated: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
   transfer: 'BUS_EVENT_TYPE_TRANSFER',
   rewardPayout: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
+  asset: 'BUS_EVENT_TYPE_ASSET',
 } as const;
 
 export type PayloadKey = keyof typeof PAYLOAD_TYPES;

@@ -1,14 +1,18 @@
 /**
  * The explorer's own endpoints over HTTP, on both stores: /explorer/api/overview, /assets and
  * /teams, with exact bodies over a small hand-made chain ingested through the CLI, their paging
- * and the contract's error bodies.
+ * and the contract's error bodies; the asset read model over asset events (the latest wins, in a
+ * batch and across runs), also those of the real chain fixture.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Store } from '../../src/db/store.js';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
-import { get } from '../helpers/server.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { get, startServer } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const T0 = 1_700_000_000_000_000_000n;
 const at = (seconds: number) => String(T0 + BigInt(seconds) * 1_000_000_000n);
@@ -25,13 +29,18 @@ const epochEnded = (seq: string) => ({
   type: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
   epochEvent: { seq, action: 'EPOCH_ACTION_END', startTime: '1', expireTime: '2', endTime: '3' },
 });
+const asset = (id: string, name: string, symbol: string, decimals: string, quantum: string, status: string) => ({
+  type: 'BUS_EVENT_TYPE_ASSET',
+  asset: { id, details: { name, symbol, decimals, quantum, erc20: { contractAddress: '0x00' } }, status },
+});
 const teamStats = (atEpoch: string, teams: [string, string[]][]) => ({
   type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
   teamsStatsUpdated: { atEpoch, stats: teams.map(([teamId, parties]) => ({ teamId, membersStats: parties.map((partyId) => ({ partyId, notionalVolume: '10' })) })) },
 });
 
 // Three teams: A (2 members, statistics in epochs 1-3), B (1 member, epoch 3 only) and C (closed,
-// none); two referral sets; rewards in asset 0f… (epochs 1, 2) and VOTE (00, epoch 3).
+// none); two referral sets; rewards in asset 0f… (epochs 1, 2; announced twice, the later event
+// wins) and VOTE (00, epoch 3; never announced); asset aa… announced but never paid in.
 const A = hex('c1');
 const B = hex('c2');
 const C = hex('c3');
@@ -45,10 +54,18 @@ const CHAIN = [
     teamCreated(B, hex('d2'), 'Beta 100% _x', at(40)),
     teamCreated(C, hex('d3'), 'gamma <&>', at(50), true),
     joinedTeam(A, hex('e1')),
+    asset(hex('0f'), 'Fifteen', 'FIF', '2', '100', 'STATUS_PROPOSED'),
+    asset(hex('aa'), 'Gold <&> "bars"', 'GLD', '18', '1000000000000000000', 'STATUS_ENABLED'),
   ]),
   ...blockLines(2, [epochEnded('1'), teamStats('1', [[A, [hex('d1'), hex('e1')]]]), payout('1', hex('0f'), '100')]),
   ...blockLines(3, [epochEnded('2'), teamStats('2', [[A, [hex('d1')]]]), payout('2', hex('0f'), '5')]),
-  ...blockLines(4, [epochEnded('3'), teamStats('3', [[A, [hex('e1')]], [B, [hex('d2')]]]), payout('3', '00', '7')]),
+  ...blockLines(4, [
+    epochEnded('3'),
+    teamStats('3', [[A, [hex('e1')]], [B, [hex('d2')]]]),
+    payout('3', '00', '7'),
+    asset(hex('0f'), 'Fifteen', 'FIF', '2', '100', 'STATUS_ENABLED'),
+    asset(hex('0f'), 'Fifteen dollars', 'FIF', '2', '100.5', 'STATUS_ENABLED'),
+  ]),
 ].join('\n');
 
 const team = (id: string, name: string, referrer: string, members: number, createdAt: string, closed: boolean, epochs: number, eligible: number) =>
@@ -87,7 +104,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(height, '4');
       assert.equal(
         res.text,
-        `{"chainHead":{"height":"4","blockTime":"${time}"},"lastEndedEpoch":"3","counts":{"referralSets":"2","teams":"3","epochs":"3","assets":"2"},` +
+        `{"chainHead":{"height":"4","blockTime":"${time}"},"lastEndedEpoch":"3","counts":{"referralSets":"2","teams":"3","epochs":"3","assets":"3"},` +
           `"examples":{"referralSetId":"${hex('a2')}","referee":"${hex('b1')}","teamId":"${A}","teamEpochs":"3","assetId":"VOTE"}}`,
       );
       // The example requests work.
@@ -95,10 +112,14 @@ for (const kind of STORE_KINDS) {
       assert.equal(JSON.parse((await body(`/api/v2/teams/${A}/stats?aggregationEpochs=3`)).text).statistics.edges.length, 2);
     });
 
-    test('assets: every asset with rewards, by id, unknown details null', async () => {
+    test('assets: every asset with rewards or an asset event, by id; the latest event wins; details null without one', async () => {
       const res = await body('/explorer/api/assets');
-      const unknown = (id: string) => `{"id":"${id}","symbol":null,"name":null,"decimals":null,"quantum":null,"status":null}`;
-      assert.equal(res.text, `{"assets":[${unknown('VOTE')},${unknown(hex('0f'))}]}`);
+      assert.equal(
+        res.text,
+        '{"assets":[{"id":"VOTE","symbol":null,"name":null,"decimals":null,"quantum":null,"status":null},' +
+          `{"id":"${hex('0f')}","symbol":"FIF","name":"Fifteen dollars","decimals":"2","quantum":"100.5","status":"STATUS_ENABLED"},` +
+          `{"id":"${hex('aa')}","symbol":"GLD","name":"Gold \\u003c\\u0026\\u003e \\"bars\\"","decimals":"18","quantum":"1000000000000000000","status":"STATUS_ENABLED"}]}`,
+      );
     });
 
     test('teams: newest first with members, statistics epochs and the eligible run', async () => {
@@ -144,6 +165,70 @@ for (const kind of STORE_KINDS) {
       assert.equal(notAllowed.status, 501);
       assert.equal(await notAllowed.text(), '{"code":12,"message":"Method Not Allowed","details":[]}');
       assert.equal((await body('/explorer/api/unknown', 404)).text, '{"code":5,"message":"Not Found","details":[]}');
+    });
+  });
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`explorer assets on ${kind}: the latest asset event wins across ingestion runs`, () => {
+    let ts: TestStore;
+    let store: Store;
+    let server: Awaited<ReturnType<typeof startServer>>;
+    before(async () => {
+      ts = await createTestStore(kind);
+      for (const [height, status] of [[1, 'STATUS_PROPOSED'], [2, 'STATUS_ENABLED']] as const) {
+        const res = await runCli(['ingest', '-', ...ts.args], { stdin: `${blockLines(height, [asset(height === 1 ? '00' : 'VOTE', 'VOTE', 'VOTE', '5', '1', status)]).join('\n')}\n` });
+        assert.equal(res.code, 0, res.stderr);
+      }
+      store = await ts.open();
+      server = await startServer(store);
+    });
+    after(async () => {
+      await server?.close();
+      await store?.close();
+      await ts?.drop();
+    });
+
+    test('a later run updates the stored asset', async () => {
+      const res = await get(`${server.url}/explorer/api/assets`);
+      assert.equal(res.text, '{"assets":[{"id":"VOTE","symbol":"VOTE","name":"VOTE","decimals":"5","quantum":"1","status":"STATUS_ENABLED"}]}');
+    });
+  });
+}
+
+/** The blocks of the real chain fixture that hold asset events: their beginBlock, asset events and endBlock lines. */
+function fixtureAssetBlocks(): string {
+  const lines = readFileSync(`${FIXTURES}vega/smoketest_to_block_5000.ndjson`, 'utf8').split('\n');
+  const height = (line: string) => /"id":"(\d+)-/.exec(line)?.[1];
+  const heights = new Set(lines.filter((l) => l.includes('"BUS_EVENT_TYPE_ASSET"')).map(height));
+  const kept = lines.filter((l) => heights.has(height(l)) && /"BUS_EVENT_TYPE_(BEGIN_BLOCK|END_BLOCK|ASSET)"/.test(l));
+  assert.equal(kept.filter((l) => l.includes('"BUS_EVENT_TYPE_ASSET"')).length, 23);
+  return `${kept.join('\n')}\n`;
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`explorer assets on ${kind}: the real chain fixture's 23 asset events`, () => {
+    const served = useServedStore(kind, { ingest: { stdin: fixtureAssetBlocks() } });
+
+    test('nine assets by id, each as its latest event left it, VOTE by its name', async () => {
+      const a = (id: string, symbol: string, name: string, decimals: string, quantum: string, status: string) =>
+        `{"id":"${id}","symbol":"${symbol}","name":"${name}","decimals":"${decimals}","quantum":"${quantum}","status":"STATUS_${status}"}`;
+      const res = await get(`${served.url}/explorer/api/assets`);
+      assert.equal(
+        res.text,
+        `{"assets":[${[
+          a('VOTE', 'VOTE', 'VOTE', '5', '1', 'ENABLED'),
+          a('0aa2e2a4024598b5f04cb6091dfdc36f1740217ae8b321691ac5ad7272dc9769', 'TAS', 'test_asset', '18', '1', 'REJECTED'),
+          a('15b2022d7f0c46df0798e3e6364c167b14af8538e1dd4f5e76fa6d28cbdd8d1f', 'TAS', 'test_asset', '6', '1', 'ENABLED'),
+          a('5066d7dff7b84f7d5945e25342c63b79d463bdf954b2df6392a35fb23e7c99e2', 'TAS', 'test_asset', '18', '1', 'ENABLED'),
+          a('6995280497915bec50ae26e8962413cd9935739bd6409cc4f9c04072961809fa', 'TEST', 'Test Asset', '18', '1', 'PENDING_LISTING'),
+          a('6c5c8ee3561683c9d745a7c97a9a2361d6f6169a19cd8606daba391eafec3adb', 'TEST', 'Test Asset', '18', '1', 'ENABLED'),
+          a('9a8caa0a7a63af80f575fa478cdba6e02ce30be7ea1a597f5b9739a5be8d2473', 'TEST', 'Test Asset', '18', '1', 'ENABLED'),
+          a('b4f2726571fbe8e33b442dc92ed2d7f0d810e21835b7371a7915a365f07ccd9b', 'VEGA', 'Vega', '18', '0', 'ENABLED'),
+          a('e81e9b78fb1d7d58db7c9612d1d8cc63d9cc9508a047cefe372788a509df4f74', 'TAS', 'test_asset', '18', '1', 'ENABLED'),
+        ].join(',')}]}`,
+      );
+      assert.equal(JSON.parse((await get(`${served.url}/explorer/api/overview`)).text).counts.assets, '9');
     });
   });
 }

@@ -84,3 +84,33 @@ test('the decoder numbers events by line (batch lines share one) and hands out t
   take(finished.end());
   assert.deepEqual(got, ['1-0@{"line":1}', '1-1@{"line":2}']);
 });
+
+test('asset events: id (well-known names too), details, status by name or number; bad values named', () => {
+  const decode = (asset: unknown) => [...new NdjsonDecoder().push(Buffer.from(`${JSON.stringify({ id: '1-4', type: 'BUS_EVENT_TYPE_ASSET', asset })}\n`))][0]!.body;
+  // As the real chain writes them (smoketest fixture, block 1).
+  assert.deepEqual(decode({ id: 'VOTE', details: { name: 'VOTE', symbol: 'VOTE', decimals: '5', quantum: '1', builtinAsset: { maxFaucetAmountMint: '10000' } }, status: 'STATUS_ENABLED' }), {
+    kind: 'asset',
+    id: '00',
+    name: 'VOTE',
+    symbol: 'VOTE',
+    decimals: 5n,
+    quantum: '1',
+    status: 'STATUS_ENABLED',
+  });
+  assert.deepEqual(decode({ id: 'AB12', details: { name: 'Vega', symbol: 'VEGA', decimals: 18, quantum: '0.5' }, status: 1 }), {
+    kind: 'asset',
+    id: 'ab12',
+    name: 'Vega',
+    symbol: 'VEGA',
+    decimals: 18n,
+    quantum: '0.5',
+    status: 'STATUS_PROPOSED',
+  });
+  // proto3 zero values are absent.
+  assert.deepEqual(decode({ id: 'ab' }), { kind: 'asset', id: 'ab', name: '', symbol: '', decimals: 0n, quantum: '0', status: 'STATUS_UNSPECIFIED' });
+  const bad = (asset: unknown, message: string) => assert.throws(() => decode(asset), (err: unknown) => err instanceof InputError && err.message === message);
+  bad({ id: 'ab', details: { quantum: '1e18' } }, 'line 1, event 1-4, field asset.details.quantum: not a decimal number: "1e18"');
+  bad({ id: 'ab', details: { decimals: '-1' } }, 'line 1, event 1-4, field asset.details.decimals: expected a uint64, got -1');
+  bad({ id: 'zz' }, 'line 1, event 1-4, field asset.id: not a hex id: "zz"');
+  bad({ id: 'ab', status: 'ENABLED' }, 'line 1, event 1-4, field asset.status: unknown enum value "ENABLED"');
+});

@@ -1,3 +1,4 @@
+import { Assets } from './assets.js';
 import { ChainHead } from './chain-head.js';
 import { GameScopes } from './game-scopes.js';
 import type { Projection } from './projection.js';
@@ -13,5 +14,5 @@ import { TeamStats } from './team-stats.js';
 export function batchProjections(): Projection[] {
   const teams = new Teams();
   const games = new GameScopes();
-  return [new Referrals(), teams, games, new TeamStats(teams.teamOf, games.teamScoped), new RewardSummaries(), new ChainHead()];
+  return [new Referrals(), teams, games, new TeamStats(teams.teamOf, games.teamScoped), new RewardSummaries(), new Assets(), new ChainHead()];
 }

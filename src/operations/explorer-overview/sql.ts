@@ -7,7 +7,7 @@ const EXAMPLE_TEAM_EPOCHS = 5;
 
 /**
  * The overview in one statement of uncorrelated subqueries (each run once), in one snapshot with
- * the chain head. Distinct epochs and assets of the reward summaries are counted by loose index
+ * the chain head. Distinct epochs and assets of the reward summaries are found by loose index
  * scans (one probe per distinct value; PostgreSQL has no skip scan), so their cost is the number
  * of epochs and assets, not of summaries. The example team's run is capped, so finding it reads
  * at most a few team_epochs entries per team.
@@ -18,10 +18,10 @@ export const OVERVIEW_SQL = `
       SELECT (SELECT min(s.epoch) FROM epoch_reward_summaries AS s) AS epoch
       UNION ALL
       SELECT (SELECT min(s.epoch) FROM epoch_reward_summaries AS s WHERE s.epoch > e.epoch) FROM epochs AS e WHERE e.epoch IS NOT NULL),
-    assets AS (
+    rewarded AS (
       SELECT (SELECT s.asset_id FROM epoch_reward_summaries AS s ORDER BY s.asset_id LIMIT 1) AS asset
       UNION ALL
-      SELECT (SELECT s.asset_id FROM epoch_reward_summaries AS s WHERE s.asset_id > a.asset ORDER BY s.asset_id LIMIT 1) FROM assets AS a WHERE a.asset IS NOT NULL),
+      SELECT (SELECT s.asset_id FROM epoch_reward_summaries AS s WHERE s.asset_id > r.asset ORDER BY s.asset_id LIMIT 1) FROM rewarded AS r WHERE r.asset IS NOT NULL),
     example_team AS (
       SELECT t.id, r.epochs FROM teams AS t CROSS JOIN LATERAL (SELECT ${eligibleEpochsSql('t.id', EXAMPLE_TEAM_EPOCHS)} AS epochs) AS r
        WHERE r.epochs > 0
@@ -34,7 +34,7 @@ export const OVERVIEW_SQL = `
              (SELECT count(*) FROM referral_sets) AS referral_sets,
              (SELECT count(*) FROM teams) AS teams,
              (SELECT count(epoch) FROM epochs) AS epochs,
-             (SELECT count(asset) FROM assets) AS assets,
+             (SELECT count(*) FROM (SELECT r.asset FROM rewarded AS r WHERE r.asset IS NOT NULL UNION SELECT x.id FROM assets AS x) AS u) AS assets,
              (SELECT s.id FROM referral_sets AS s ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS referral_set_id,
              (SELECT r.referee FROM referral_set_referees AS r ORDER BY r.referee LIMIT 1) AS referee,
              (SELECT x.id FROM example_team AS x) AS team_id,

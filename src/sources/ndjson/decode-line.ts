@@ -1,11 +1,14 @@
 import { roundHalfAwayFromZero } from '../../contract/decimal.js';
-import { ACCOUNT_TYPE, BUS_EVENT_TYPE, ENTITY_SCOPE, EPOCH_ACTION, enumName } from '../enums.js';
+import { ACCOUNT_TYPE, ASSET_STATUS, BUS_EVENT_TYPE, ENTITY_SCOPE, EPOCH_ACTION, enumName } from '../enums.js';
 import { PAYLOAD_TYPES, type BlockMarker, type ChainEvent, type DecodedEvent } from '../events.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { Fields, isObject, type Fail } from './fields.js';
 import { parseJsonLine } from './json-line.js';
 
 const ENVELOPE_KEYS = new Set(['id', 'block', 'type', 'version', 'chainId', 'txHash']);
+
+/** A non-negative decimal number (an asset's quantum), as the chain writes it. */
+const DECIMAL = /^\d+(?:\.\d+)?$/;
 
 function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent | BlockMarker | undefined {
   switch (kind) {
@@ -83,6 +86,23 @@ function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent | BlockM
     }
     case 'epochEvent':
       return { kind, seq: f.int('seq'), action: f.enum('action', EPOCH_ACTION) };
+    case 'asset': {
+      // Absent details (proto3: all fields at their zero values) read as empty.
+      const details = f.object('details') ?? new Fields({}, 'asset.details', fail);
+      const decimals = details.int('decimals');
+      if (decimals < 0n) fail('asset.details.decimals', `expected a uint64, got ${decimals}`);
+      const quantum = details.string('quantum') || '0';
+      if (!DECIMAL.test(quantum)) fail('asset.details.quantum', `not a decimal number: ${JSON.stringify(quantum)}`);
+      return {
+        kind,
+        id: f.id('id'),
+        name: details.string('name'),
+        symbol: details.string('symbol'),
+        decimals,
+        quantum,
+        status: f.enum('status', ASSET_STATUS, /^STATUS_[A-Z0-9_]+$/),
+      };
+    }
     case 'beginBlock':
       return { kind, height: f.int('height'), timestamp: f.int('timestamp'), hash: f.string('hash') };
     case 'endBlock':

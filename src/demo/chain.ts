@@ -1,6 +1,7 @@
 // The deterministic synthetic chain ("demo"): Vega bus events as NDJSON, streamed in chunks.
 //
-// Per epoch e: a block with epochEvent START (and the first activity), activity blocks
+// Per epoch e: a block with epochEvent START (and the first activity; in epoch 1 first an asset
+// event per asset, with its symbol and decimals), activity blocks
 // (referral sets and joins, teams, joins, switches and leaves, team updates, game transfers),
 // then at the epoch's end a block with epochEvent END, teamsStatsUpdated (every current member
 // of every team) and the first reward payouts, followed by more payout blocks as needed.
@@ -10,6 +11,7 @@ import { once } from 'node:events';
 
 import { NdjsonBlockWriter } from './ndjson.js';
 import {
+  assetPayload,
   epochPayload,
   gameTransferPayload,
   memberStat,
@@ -196,6 +198,7 @@ class DemoChainBuilder {
     this.openBlock(startSec);
     const startSecActual = this.clock.sec;
     this.startEpoch(e);
+    if (e === 1) for (const asset of this.assets) this.w.event('asset', assetPayload(asset));
     const { startTime, expireTime } = this.epochTimes;
     const spacing = Math.max(1, Math.floor(this.p.epochSeconds / (groups.length + 1)));
     for (let g = 0; g < groups.length; g++) {

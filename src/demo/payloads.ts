@@ -2,7 +2,7 @@
 // 64-bit integers as strings, enums by name). Every value passed in is already a safe JSON
 // string body (hex ids, digits, enum names) except free text, which goes through JSON.stringify.
 
-import type { DemoGame } from './rewards.js';
+import type { DemoAsset, DemoGame } from './rewards.js';
 
 export const ZERO_ID = '0'.repeat(64);
 
@@ -104,4 +104,8 @@ export function rewardPayoutPayload(p: PayoutFields): string {
     `"percentOfTotalReward":"${p.percent}","timestamp":"${p.at}","rewardType":"${p.rewardType}",` +
     `"lockedUntilEpoch":"${p.lockedUntil}","quantumAmount":"${p.quantumAmount}"${game}}`
   );
+}
+
+export function assetPayload(a: DemoAsset): string {
+  return `{"id":"${a.id}","details":{"name":${JSON.stringify(a.name)},"symbol":"${a.symbol}","decimals":"${a.decimals}","quantum":"1${'0'.repeat(a.quantumPlaces)}"},"status":"STATUS_ENABLED"}`;
 }

@@ -4,23 +4,26 @@ import { IdKind, type IdSpace, type Rng } from './random.js';
 
 export interface DemoAsset {
   symbol: string;
+  name: string;
   id: string;
+  /** Amounts are integers of 10^-decimals of the asset. */
+  decimals: number;
   /** The asset's quantum is 10^quantumPlaces base units. */
   quantumPlaces: number;
 }
 
-/** Symbols are for readers of this file only; the chain carries just the ids. */
-const ASSET_PROFILES: readonly { symbol: string; quantumPlaces: number; weight: number }[] = [
-  { symbol: 'VEGA', quantumPlaces: 18, weight: 30 },
-  { symbol: 'USDT', quantumPlaces: 6, weight: 25 },
-  { symbol: 'USDC', quantumPlaces: 6, weight: 18 },
-  { symbol: 'WETH', quantumPlaces: 15, weight: 12 },
-  { symbol: 'WBTC', quantumPlaces: 3, weight: 8 },
-  { symbol: 'TDAI', quantumPlaces: 18, weight: 7 },
+/** Announced by an asset event each at the start of the chain, so that amounts can be shown in units. */
+const ASSET_PROFILES: readonly { symbol: string; name: string; decimals: number; quantumPlaces: number; weight: number }[] = [
+  { symbol: 'VEGA', name: 'Vega', decimals: 18, quantumPlaces: 18, weight: 30 },
+  { symbol: 'USDT', name: 'Tether USD', decimals: 6, quantumPlaces: 6, weight: 25 },
+  { symbol: 'USDC', name: 'USD Coin', decimals: 6, quantumPlaces: 6, weight: 18 },
+  { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, quantumPlaces: 15, weight: 12 },
+  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, quantumPlaces: 3, weight: 8 },
+  { symbol: 'TDAI', name: 'tDAI TEST', decimals: 18, quantumPlaces: 18, weight: 7 },
 ];
 
 export function demoAssets(ids: IdSpace): DemoAsset[] {
-  return ASSET_PROFILES.map((p, i) => ({ symbol: p.symbol, id: ids.hex(IdKind.asset, i), quantumPlaces: p.quantumPlaces }));
+  return ASSET_PROFILES.map((p, i) => ({ symbol: p.symbol, name: p.name, id: ids.hex(IdKind.asset, i), decimals: p.decimals, quantumPlaces: p.quantumPlaces }));
 }
 
 const ASSET_CUMULATIVE = prefixSums(ASSET_PROFILES.map((p) => p.weight));

@@ -203,6 +203,18 @@ describe('the explorer in headless Chromium', () => {
           const apiRows = (c: Connection) => c.edges.map((e) => [e.node.epoch, e.node.rewardType, e.node.amount].join(' '));
           const first = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}`)).summaries;
           assert.deepEqual(await summaryRows(page), apiRows(first));
+          // Amounts in the asset's units, exact: the text shown times 10^decimals is the raw amount.
+          const asset = (await api<{ assets: { id: string; symbol: string | null; decimals: string | null }[] }>('explorer/api/assets')).assets.find((a) => a.id === newest.assetId)!;
+          assert.ok(asset.symbol !== null && asset.decimals !== null, 'the demo announces its assets');
+          assert.match(await page.locator('#asset option:checked').innerText(), new RegExp(`^${asset.symbol} · `));
+          const amounts = await page.locator('#summaries tbody tr td:nth-child(4) span').evaluateAll((spans) => spans.map((e) => [e.getAttribute('data-amount')!, e.textContent!]));
+          for (const [raw, text] of amounts) {
+            const m = new RegExp(`^([0-9,]+)(?:\\.([0-9]+))? ${asset.symbol}$`).exec(text!);
+            assert.ok(m, `${text} is in ${asset.symbol}`);
+            const fraction: string = m[2] ?? '';
+            assert.ok(fraction.length <= Number(asset.decimals) && !fraction.endsWith('0'), text);
+            assert.equal(BigInt(m[1]!.replace(/,/g, '') + fraction.padEnd(Number(asset.decimals), '0')), BigInt(raw!), `${text} = ${raw}`);
+          }
           await screenshot(page, 'rewards');
 
           await clickAndShow(page, '#page-older');

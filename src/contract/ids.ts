@@ -1,6 +1,7 @@
 /**
  * Vega ids: even-length hex, either case, compared and returned in lowercase. A few one-byte ids
- * have well-known names that are accepted on input and shown on output (contract §2).
+ * have well-known names that are accepted on input and shown on output (contract §2; pages
+ * show them through pagination/sql-json.ts's sqlId).
  */
 export const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
   ['VOTE', '00'],
@@ -16,7 +17,6 @@ export const WELL_KNOWN: ReadonlyArray<readonly [name: string, hex: string]> = [
   ['fUSDC', '0c'],
 ];
 const HEX_BY_NAME = new Map(WELL_KNOWN.map(([n, h]) => [n, h]));
-const NAME_BY_HEX = new Map(WELL_KNOWN.map(([n, h]) => [h, n]));
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 const LOWER_HEX = /^[0-9a-f]*$/;
 
@@ -28,11 +28,6 @@ export function parseId(text: string): string | undefined {
   const known = HEX_BY_NAME.get(text);
   if (known !== undefined) return known;
   return HEX.test(text) ? text.toLowerCase() : undefined;
-}
-
-/** How an id (lowercase hex) is shown: its well-known name, or the hex itself. */
-export function formatId(hex: string): string {
-  return hex.length === 2 ? (NAME_BY_HEX.get(hex) ?? hex) : hex;
 }
 
 /** The message the reference data-node gives for an id it cannot decode. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseInteger, roundHalfAwayFromZero } from '../../src/contract/decimal.js';
-import { formatId, parseId } from '../../src/contract/ids.js';
+import { parseId } from '../../src/contract/ids.js';
 import { goJson } from '../../src/contract/json.js';
 import { parseJsonLine } from '../../src/sources/ndjson/json-line.js';
 
@@ -39,9 +39,6 @@ test('ids: hex either case, well-known names, lowercase and names on output', ()
   assert.equal(parseId('vote'), undefined);
   assert.equal(parseId('abc'), undefined);
   assert.equal(parseId('0xab'), undefined);
-  assert.equal(formatId('09'), 'fBTC');
-  assert.equal(formatId('0d'), '0d');
-  assert.equal(formatId('09ab'), '09ab');
 });
 
 test('Go-style JSON escaping', () => {

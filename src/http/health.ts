@@ -1,35 +1,48 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../db/store.js';
+import { ROLE_COLUMNS, roleOf, type RoleRow } from '../db/server-role.js';
 import { unavailable } from '../contract/errors.js';
 import { withDeadline } from './limits.js';
 
 /** The chain head the store answers with: the last applied block. */
 interface Head {
-  height: string;
-  block_time: string;
+  height: string | null;
+  block_time: string | null;
 }
+
+const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELECT block_time::text FROM chain_head) AS block_time';
 
 /**
  * Probes for an orchestrator. /healthz: the process answers (liveness; never touches the
- * store). /readyz: the store answers too (readiness), with the last block applied; 503 with the
- * contract's "Unavailable error" body when it does not (down, restarting, or slower than the
+ * store). /readyz: the store answers too (readiness), with the last block applied and, on a
+ * PostgreSQL server, whether it is the primary or a hot standby and how far a standby's replay
+ * is behind; 503 with the contract's "Unavailable error" body while the service is starting
+ * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
  * request timeout).
  */
-export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number): void {
+export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number, starting: () => string | undefined): void {
   app.get('/healthz', { config: { operation: 'healthz' } }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
 
+  const sql = store.kind === 'postgres' ? `${HEAD_SQL}, ${ROLE_COLUMNS}` : HEAD_SQL;
   app.get('/readyz', { config: { operation: 'readyz' } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    try {
-      const rows = await withDeadline(store.query<Head>('SELECT height::text AS height, block_time::text AS block_time FROM chain_head'), timeoutMs);
-      const head = rows[0];
-      return reply.send({ status: 'ready', store: store.kind, blockHeight: head?.height ?? null, blockTime: head?.block_time ?? null });
-    } catch (err) {
-      request.log.warn({ err: (err as Error).message }, 'not ready');
+    const notReady = (why: string) => {
+      request.log.warn({ err: why }, 'not ready');
       const e = unavailable();
       return reply.code(e.status).header('content-type', 'application/json').send(JSON.stringify(e.toBody()));
+    };
+    const waitingFor = starting();
+    if (waitingFor !== undefined) return notReady(waitingFor);
+    try {
+      const [row] = await withDeadline(store.query<Head & RoleRow>(sql), timeoutMs);
+      const head = { blockHeight: row?.height ?? null, blockTime: row?.block_time ?? null };
+      if (store.kind !== 'postgres' || !row) return reply.send({ status: 'ready', store: store.kind, ...head });
+      const { role, replayLagBytes } = roleOf(row);
+      return reply.send({ status: 'ready', store: store.kind, role, ...(role === 'standby' ? { replayLagBytes } : {}), ...head });
+    } catch (err) {
+      return notReady((err as Error).message);
     }
   });
 }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
+import type { RoleState } from '../db/server-role.js';
 import type { Store } from '../db/store.js';
 import { timedStore } from '../db/timed-store.js';
 import type { CacheOutcome } from './response-cache.js';
@@ -80,6 +81,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly storeRole = new Gauge({
+    name: 'epochview_store_role',
+    help: 'The PostgreSQL server read from: 1 for its role (primary or standby, a hot standby replaying the primary), 0 for the other; absent for the embedded store',
+    labelNames: ['role'] as const,
+    registers: [this.registry],
+  });
+
+  readonly replayLag = new Gauge({
+    name: 'epochview_store_replay_lag_bytes',
+    help: 'On a hot standby: WAL bytes received from the primary and not replayed yet (0 once replay caught up, and on a primary)',
+    registers: [this.registry],
+  });
+
   private cacheSize: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });
 
   readonly cacheBytes: Gauge = new Gauge({
@@ -118,6 +132,13 @@ export class Metrics {
   setHeight(height: bigint | null): void {
     if (height !== null) this.ingestHeight.set(Number(height));
   }
+
+  /** Feeds the role gauges; pass as the chain head watch's onRole. */
+  readonly onRole = (state: RoleState): void => {
+    this.storeRole.set({ role: 'primary' }, state.role === 'primary' ? 1 : 0);
+    this.storeRole.set({ role: 'standby' }, state.role === 'standby' ? 1 : 0);
+    this.replayLag.set(state.replayLagBytes ?? 0);
+  };
 
   readonly onCacheOutcome = (outcome: CacheOutcome): void => {
     this.cacheRequests.inc({ outcome });

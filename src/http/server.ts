@@ -28,6 +28,18 @@ export interface ServerOptions {
   responseCacheBytes?: number;
   /** Proxies whose X-Forwarded-For names the client (request.ip, which the rate limit counts by); none when absent. */
   trustProxy?: TrustProxy;
+  /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
+  startup?: Startup;
+}
+
+/**
+ * The store becoming ready after the server listens: until `ready` resolves, the API and
+ * /readyz answer 503 (code 14) and `waitingFor()` says why, for the readiness log.
+ */
+export interface Startup {
+  ready: Promise<void>;
+  /** Why the service is not ready; undefined once it is. */
+  waitingFor(): string | undefined;
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 2 ** 20;
@@ -156,6 +168,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     };
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
       const url = request.raw.url ?? '';
+      if (opts.startup?.waitingFor() !== undefined) return sendError(reply, unavailable(), isPrettyUrl(url));
       try {
         const answer = await withDeadline(
           cache.answer(url, () => compute(url, request.params as Record<string, string>)),
@@ -191,7 +204,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   await registerDocs(app, opts.operations);
   registerExplorerPages(app);
-  registerHealth(app, store, limits.requestTimeoutMs);
+  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor());
   registerMetrics(app, metrics);
 
   app.setNotFoundHandler((request, reply) => {
@@ -215,11 +228,26 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   app.addHook('onClose', async () => clearInterval(reaper));
 
-  // The cache follows the store's chain head while the server runs. Its head reads go to the
-  // store as given: when the caller timed it already (serve does), they are counted too.
-  if (cache.maxBytes > 0) {
-    const stopWatching = await watchChainHead(opts.store, (height) => cache.setHead(height));
-    app.addHook('onClose', stopWatching);
+  // The cache follows the store's chain head while the server runs (and the role metrics the
+  // server's role). Its head reads go to the store as given: when the caller timed it already
+  // (serve does), they are counted too.
+  const watch = () => watchChainHead(opts.store, (height) => cache.setHead(height), { onRole: metrics.onRole });
+  if (opts.startup) {
+    // Not awaited: the server listens while the store is still coming up (and may close first).
+    let closed = false;
+    let stop: (() => Promise<void>) | undefined;
+    opts.startup.ready.then(async () => {
+      if (closed) return;
+      const stopWatching = await watch();
+      if (closed) await stopWatching();
+      else stop = stopWatching;
+    }, () => {});
+    app.addHook('onClose', async () => {
+      closed = true;
+      await stop?.();
+    });
+  } else {
+    app.addHook('onClose', await watch());
   }
 
   // One log line and one metrics observation per request.

@@ -18,7 +18,10 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(health.body, { status: 'ok' });
       const ready = await get(`${served.url}/readyz`);
       assert.equal(ready.status, 200);
-      assert.deepEqual(ready.body, { status: 'ready', store: kind, blockHeight: '5121', blockTime: '1709252110000000000' });
+      // A PostgreSQL server says which it is (a hot standby also its replay lag: test/db/scale-out.test.ts).
+      const role = kind === 'postgres' ? { role: 'primary' } : {};
+      assert.deepEqual(ready.body, { status: 'ready', store: kind, ...role, blockHeight: '5121', blockTime: '1709252110000000000' });
+      assert.equal(ready.text.slice(0, 40), kind === 'postgres' ? '{"status":"ready","store":"postgres","ro' : '{"status":"ready","store":"pglite","bloc');
       assert.equal(ready.headers.get('cache-control'), 'no-store');
     });
 
@@ -29,7 +32,7 @@ for (const kind of STORE_KINDS) {
       try {
         const ready = await get(`${srv.url}/readyz`);
         assert.equal(ready.status, 200);
-        assert.deepEqual(ready.body, { status: 'ready', store: kind, blockHeight: null, blockTime: null });
+        assert.deepEqual(ready.body, { status: 'ready', store: kind, ...(kind === 'postgres' ? { role: 'primary' } : {}), blockHeight: null, blockTime: null });
       } finally {
         await srv.close();
         await s.close();
@@ -87,6 +90,10 @@ for (const kind of STORE_KINDS) {
         assert.ok(sample(text, 'process_cpu_user_seconds_total')! > 0);
         assert.ok(sample(text, 'nodejs_heap_size_total_bytes')! > 0);
         assert.match(text, /^# TYPE epochview_ingest_events_total counter$/m);
+        // The server's role, from the chain head watch's reads; the embedded store has none.
+        assert.equal(sample(text, 'epochview_store_role{role="primary"}'), kind === 'postgres' ? 1 : undefined);
+        assert.equal(sample(text, 'epochview_store_role{role="standby"}'), kind === 'postgres' ? 0 : undefined);
+        assert.equal(sample(text, 'epochview_store_replay_lag_bytes'), 0);
 
         const otherText = (await get(`${other.url}/metrics`)).text;
         assert.equal(sample(otherText, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}'), undefined);

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { createWriteStream } from 'node:fs';
-import { openMigratedStore } from './db/open.js';
-import { readSettings, settingsHelp, UsageError, type SettingName } from './config.js';
+import { readSettings, settingsHelp, UsageError, type SettingName, type Settings } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';
+import type { Store } from './db/store.js';
+import { waitUntilReachable } from './db/wait-for-store.js';
+import { WriterBusyError, WriterSession } from './db/writer-lock.js';
 import { writeDemoChain } from './demo/chain.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
 import { readCheckpoint } from './ingest/ingest.js';
@@ -13,7 +15,10 @@ import { InputError } from './sources/input-error.js';
 import { ndjsonEvents } from './sources/ndjson/decoder.js';
 import { serve, SERVE_SETTINGS } from './serve.js';
 
-const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize'] as const satisfies readonly SettingName[];
+const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
+
+/** `ingest --no-wait` found another writer: try again later (EX_TEMPFAIL of sysexits.h). */
+const EXIT_WRITER_BUSY = 75;
 
 interface Command {
   summary: string;
@@ -41,16 +46,31 @@ const COMMANDS: Record<string, Command> = {
     summary: 'ingest bus events from a file or stdin (-)',
     usage: 'epochview ingest <file | -> [options]',
     settings: [...STORE_SETTINGS, 'batchEvents'],
+    extraHelp: `  --no-wait                     when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
     async run(argv) {
-      const { settings, positionals } = readSettings(this.settings, argv);
+      const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('ingest takes one file (or - for stdin)');
       const input = readInput(positionals[0]!);
-      const store = await openMigratedStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+      const store = await openReachableStore(settings);
+      let writer: Store = store;
       try {
+        // On a server, every write goes through the one connection that holds the writer lock.
+        if (store.kind === 'postgres') {
+          writer = await WriterSession.acquire(settings.databaseUrl!, {
+            name: 'ingest',
+            wait: extra['no-wait'] !== true,
+            onWait: (holder) => err(`waiting for the writer lock of ${store.location}, held by ${holder} (--no-wait: exit instead)`),
+          });
+        }
+        await migrate(writer);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
-        await ingestWithReport(store, ndjsonEvents(input.chunks), { batchEvents: settings.batchEvents, fraction });
+        await ingestWithReport(writer, ndjsonEvents(input.chunks), { batchEvents: settings.batchEvents, fraction });
         return 0;
       } catch (e) {
+        if (e instanceof WriterBusyError) {
+          err(`${e.message}\nnot waiting (--no-wait): nothing was ingested; run again once it is done`);
+          return EXIT_WRITER_BUSY;
+        }
         if (e instanceof InputError) {
           err(`error: ${e.message}`);
           err(`blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`);
@@ -58,6 +78,7 @@ const COMMANDS: Record<string, Command> = {
         }
         throw e;
       } finally {
+        if (writer !== store) await writer.close();
         await store.close();
       }
     },
@@ -86,7 +107,7 @@ const COMMANDS: Record<string, Command> = {
     settings: [...STORE_SETTINGS],
     async run(argv) {
       const { settings } = readSettings(this.settings, argv);
-      const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+      const store = await openReachableStore(settings);
       try {
         const applied = await migrate(store);
         out(applied.length ? `applied migrations ${applied.join(', ')} to ${store.location}` : `schema of ${store.location} is up to date`);
@@ -97,6 +118,21 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** The configured store, once it answers: a PostgreSQL server is waited for with backoff, each attempt said on stderr. */
+async function openReachableStore(settings: Pick<Settings, (typeof STORE_SETTINGS)[number]>): Promise<Store> {
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+  try {
+    await waitUntilReachable(store, {
+      timeoutMs: settings.startupTimeoutMs!,
+      onRetry: (attempt, delayMs, cause) => err(`${store.location} unreachable (attempt ${attempt}: ${cause.message}); retrying in ${delayMs} ms`),
+    });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return store;
+}
 
 function help(): string {
   return [

@@ -31,6 +31,7 @@ export const SETTINGS = {
   rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitMax), help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
   rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitWindowMs), help: 'serve: the rate limit window, in ms' },
   trustProxy: { flag: 'trust-proxy', env: 'EPOCHVIEW_TRUST_PROXY', kind: 'string', help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address" },
+  startupTimeoutMs: { flag: 'startup-timeout-ms', env: 'EPOCHVIEW_STARTUP_TIMEOUT_MS', kind: 'int', default: '0', help: 'serve, ingest, migrate: how long to wait for an unreachable PostgreSQL server (and serve for a schema that is behind) before exiting 1; 0: wait forever' },
   shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
 } as const satisfies Record<string, SettingSpec>;
 

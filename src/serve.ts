@@ -1,12 +1,17 @@
-import { openMigratedStore } from './db/open.js';
+import type { Logger } from 'pino';
+import { assertSchemaCurrent, migrate, SchemaBehindError } from './db/migrate.js';
+import { openStore } from './db/open.js';
+import { assertPrimary } from './db/server-role.js';
+import type { Store } from './db/store.js';
+import { waitForStore, waitUntilReachable, type WaitOptions } from './db/wait-for-store.js';
+import { superviseWriter, WriterSession } from './db/writer-lock.js';
 import { OPERATIONS } from './operations/index.js';
 import { settingError, type Settings } from './config.js';
-import type { Store } from './db/store.js';
 import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
-import { buildServer } from './http/server.js';
+import { buildServer, type Startup } from './http/server.js';
 import { FileFollower } from './ingest/follow.js';
-import { readCheckpoint } from './ingest/ingest.js';
+import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { createLogger } from './log.js';
 import { Metrics } from './http/metrics.js';
@@ -31,6 +36,7 @@ export const SERVE_SETTINGS = [
   'rateLimitMax',
   'rateLimitWindowMs',
   'trustProxy',
+  'startupTimeoutMs',
   'shutdownTimeoutMs',
 ] as const;
 
@@ -64,11 +70,103 @@ function nextSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** The store coming up behind a listening server: what it waits for, until it is ready. */
+class StartupGate implements Startup {
+  private why: string | undefined = 'starting';
+  private open!: () => void;
+  readonly ready = new Promise<void>((resolve) => (this.open = resolve));
+
+  waitingFor(): string | undefined {
+    return this.why;
+  }
+
+  waiting(why: string): void {
+    this.why = why;
+  }
+
+  done(): void {
+    this.why = undefined;
+    this.open();
+  }
+}
+
+/** The writes of serve: seeding the demo into an empty store, and following a file. */
+interface ServeWrites {
+  seedDemo: boolean;
+  follow: ((writer: Store) => { stop(): Promise<void> }) | undefined;
+  onApplied: IngestOptions['onApplied'];
+  /** Set once a writer runs: how to stop it. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Brings the store to ready, and starts the writer if there is one. A PostgreSQL server is
+ * waited for while unreachable; a writer (seeding, following) must be on the primary and holds
+ * the writer lock while it writes, migrating first; a reader only checks the schema, waiting for
+ * a writer or `epochview migrate` while it is behind (so serve needs no write rights). The
+ * embedded store is migrated and written in this process.
+ */
+async function prepareStore(store: Store, settings: ServeSettings, writes: ServeWrites, waits: (what: string) => WaitOptions, logger: Logger, gate: StartupGate): Promise<void> {
+  const seed = async (writer: Store) => {
+    if ((await readCheckpoint(writer)) !== null) return;
+    process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
+    await ingestWithReport(writer, ndjsonEvents(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: writes.onApplied });
+  };
+  if (store.kind === 'pglite') {
+    await migrate(store);
+    if (writes.seedDemo) await seed(store);
+    const follower = writes.follow?.(store);
+    writes.stop = async () => follower?.stop();
+    return;
+  }
+
+  gate.waiting('waiting for PostgreSQL');
+  await waitUntilReachable(store, waits('store unreachable: retrying'));
+  const url = settings.databaseUrl!;
+  const lockLog = logger.child({ component: 'writer' });
+  const onWait = (holder: string) => lockLog.warn({ holder }, 'waiting for the writer lock: another process writes to this database');
+  if (writes.seedDemo || writes.follow) await assertPrimary(store, store.location, 'the writer');
+  if (writes.seedDemo) {
+    gate.waiting('seeding the demo chain');
+    const writer = await WriterSession.acquire(url, { name: 'serve', wait: true, onWait });
+    try {
+      await migrate(writer);
+      await seed(writer);
+    } finally {
+      await writer.close();
+    }
+  }
+  const follow = writes.follow;
+  if (follow) {
+    writes.stop = superviseWriter(
+      url,
+      {
+        name: 'serve --follow',
+        wait: true,
+        onWait,
+        onRetry: (attempt, delayMs, cause) => lockLog.warn({ attempt, delayMs, err: cause.message }, 'writer: store unavailable, retrying'),
+        onLost: (cause) => lockLog.error({ err: cause.message }, 'lost the writer lock: stopped writing; taking it again'),
+        onError: (err) => lockLog.error({ err: err.message }, 'writer stopped'),
+      },
+      async (session) => {
+        lockLog.info({ store: session.location }, 'writer lock held');
+        await migrate(session);
+        return follow(session);
+      },
+    );
+  }
+  gate.waiting('waiting for the schema to be up to date');
+  await waitForStore(`the schema of ${store.location} was not brought up to date`, () => assertSchemaCurrent(store), waits('waiting for the schema'), (err) => err instanceof SchemaBehindError);
+}
+
 /**
  * `epochview serve`: the HTTP API over the configured store, optionally following a growing
- * file of bus events, until SIGTERM or SIGINT. Then no new connections are accepted, requests in
- * flight finish, the follower ends its transaction, the store closes, and the exit code is 0 (1
- * when that takes longer than --shutdown-timeout-ms).
+ * file of bus events, until SIGTERM or SIGINT. The server listens at once: /healthz answers
+ * while the store comes up, the API and /readyz answer 503 until it is ready. Then no new
+ * connections are accepted, requests in flight finish, the follower ends its transaction, the
+ * store closes, and the exit code is 0 (1 when that takes longer than --shutdown-timeout-ms).
+ * When the store cannot be made ready (not within --startup-timeout-ms, or a writer pointed at a
+ * hot standby) the server closes and the error is thrown.
  */
 export async function serve(settings: ServeSettings, out: (text: string) => void): Promise<number> {
   const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
@@ -76,23 +174,14 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   logger.info({ settings }, 'starting');
   const metrics = new Metrics();
   const store = metrics.instrumentStore(
-    await openMigratedStore({
+    await openStore({
       databaseUrl: settings.databaseUrl,
       dataDir: settings.dataDir!,
       poolSize: settings.poolSize,
       statementTimeoutMs: settings.requestTimeoutMs,
     }),
   );
-  logger.info({ store: store.location }, 'store ready');
-
-  const checkpoint = await readCheckpoint(store);
-  metrics.setHeight(checkpoint);
-  const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && settings.follow === undefined);
-  if (seedDemo && checkpoint === null) {
-    process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
-    await ingestWithReport(store, ndjsonEvents(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: metrics.onApplied });
-  }
-
+  const gate = new StartupGate();
   const app = await buildServer({
     store,
     operations: OPERATIONS,
@@ -100,6 +189,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     metrics,
     responseCacheBytes: settings.responseCacheMb! * 2 ** 20,
     trustProxy,
+    startup: gate,
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,
@@ -108,32 +198,61 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       rateLimitWindowMs: settings.rateLimitWindowMs!,
     },
   });
-  const follower =
-    settings.follow === undefined
-      ? undefined
-      : new FileFollower(store, settings.follow, {
-          pollMs: settings.followPollMs!,
-          batchEvents: settings.batchEvents,
-          onApplied: metrics.onApplied,
-          logger: logger.child({ component: 'follow' }),
-        });
   const signal = nextSignal();
+  const shutdown = new AbortController();
+  void signal.then(() => shutdown.abort());
   const address = await app.listen({ port: settings.port!, host: settings.host! });
-  follower?.start();
+  logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
 
-  const base = address.replace('0.0.0.0', '127.0.0.1');
-  out(
-    [
-      `epochview serving ${store.location} on ${address}` + (follower ? `, following ${follower.path}` : ''),
-      'try:',
-      `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
-      `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,
-      `  curl '${base}/api/v2/rewards/epoch/summaries?pagination.first=5'`,
-      `  curl '${base}/readyz'   (and /healthz, /metrics)`,
-    ].join('\n'),
-  );
+  const following = settings.follow;
+  const follow =
+    following === undefined
+      ? undefined
+      : (writer: Store) => {
+          const follower = new FileFollower(metrics.instrumentStore(writer), following, {
+            pollMs: settings.followPollMs!,
+            batchEvents: settings.batchEvents,
+            onApplied: metrics.onApplied,
+            logger: logger.child({ component: 'follow' }),
+          });
+          follower.start();
+          return follower;
+        };
+  const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && following === undefined);
+  const deadline = settings.startupTimeoutMs! > 0 ? Date.now() + settings.startupTimeoutMs! : undefined;
+  const waits = (msg: string): WaitOptions => ({
+    // The one --startup-timeout-ms bounds every wait of the start together.
+    timeoutMs: deadline === undefined ? 0 : Math.max(1, deadline - Date.now()),
+    onRetry: (attempt, delayMs, cause) => logger.warn({ attempt, delayMs, err: cause.message }, msg),
+    signal: shutdown.signal,
+  });
+  const writes: ServeWrites = { seedDemo, follow, onApplied: metrics.onApplied, stop: async () => {} };
+  let startError: Error | undefined;
+  try {
+    await prepareStore(store, settings, writes, waits, logger, gate);
+    const checkpoint = await readCheckpoint(store);
+    metrics.setHeight(checkpoint);
+    gate.done();
+    logger.info({ store: store.location }, 'store ready');
+    const base = address.replace('0.0.0.0', '127.0.0.1');
+    out(
+      [
+        `epochview serving ${store.location} on ${address}` + (following !== undefined ? `, following ${following}` : ''),
+        'try:',
+        `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
+        `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,
+        `  curl '${base}/api/v2/rewards/epoch/summaries?pagination.first=5'`,
+        `  curl '${base}/readyz'   (and /healthz, /metrics)`,
+      ].join('\n'),
+    );
+  } catch (err) {
+    if (!shutdown.signal.aborted) {
+      startError = err as Error;
+      logger.error({ err: startError.message }, 'could not start');
+    }
+  }
 
-  logger.info({ signal: await signal }, 'shutting down: finishing requests in flight');
+  logger.info({ signal: startError ? undefined : await signal }, 'shutting down: finishing requests in flight');
   const limitMs = settings.shutdownTimeoutMs!;
   const force =
     limitMs > 0
@@ -142,9 +261,10 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           process.exit(1);
         }, limitMs).unref()
       : undefined;
-  await Promise.all([app.close(), follower?.stop()]);
+  await Promise.all([app.close(), writes.stop()]);
   await store.close();
   clearTimeout(force);
   logger.info('stopped');
+  if (startError) throw startError;
   return 0;
 }

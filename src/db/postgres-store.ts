@@ -12,7 +12,8 @@ function isConnectionError(err: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e?.message ?? '');
 }
 
-function wrap(err: unknown): unknown {
+/** A driver error as the store reports it: StoreUnavailableError, StoreTimeoutError, or itself. */
+export function wrap(err: unknown): unknown {
   if (isConnectionError(err)) return new StoreUnavailableError(err);
   // 57014 query_canceled: statement_timeout (or a cancel request).
   if ((err as { code?: string })?.code === '57014') return new StoreTimeoutError(err);
@@ -118,62 +119,67 @@ export class PostgresStore implements Store {
     }
   }
 
-  /**
-   * A connection of its own (not the pool's: it must stay in LISTEN for good). When it fails,
-   * onListening(false), and a new one is tried every RELISTEN_MS until stopped.
-   */
-  async listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
-    let stopped = false;
-    let current: pg.Client | undefined;
-    let retry: NodeJS.Timeout | undefined;
-
-    const connect = async (): Promise<void> => {
-      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
-      let listening = false;
-      let lost = false;
-      const onLost = () => {
-        if (lost) return;
-        lost = true;
-        client.end().catch(() => {});
-        if (listening) {
-          current = undefined;
-          handlers.onListening(false);
-        }
-        if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_MS).unref();
-      };
-      client.on('error', onLost);
-      client.on('end', onLost);
-      client.on('notification', (n) => {
-        if (n.channel === channel) handlers.onNotify(n.payload ?? '');
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
-      } catch {
-        onLost();
-        return;
-      }
-      if (stopped || lost) {
-        lost = true;
-        await client.end().catch(() => {});
-        return;
-      }
-      listening = true;
-      current = client;
-      handlers.onListening(true);
-    };
-
-    await connect();
-    return async () => {
-      stopped = true;
-      clearTimeout(retry);
-      const client = current;
-      current = undefined;
-      await client?.end().catch(() => {});
-    };
+  /** A connection of its own (not the pool's: it must stay in LISTEN for good); see listenOn. */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+    return listenOn(this.url, channel, handlers);
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * Hears NOTIFY on `channel` on a connection of its own to `url`. When it fails,
+ * onListening(false), and a new one is tried every RELISTEN_MS until stopped.
+ */
+export async function listenOn(url: string, channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    let listening = false;
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => {});
+      if (listening) {
+        current = undefined;
+        handlers.onListening(false);
+      }
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_MS).unref();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (n) => {
+      if (n.channel === channel) handlers.onNotify(n.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      onLost();
+      return;
+    }
+    if (stopped || lost) {
+      lost = true;
+      await client.end().catch(() => {});
+      return;
+    }
+    listening = true;
+    current = client;
+    handlers.onListening(true);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }

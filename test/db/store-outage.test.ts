@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL server going away and coming back under a running `epochview serve --follow`:
  * 503s with the contract's body while it is down, answers again once it is back, without a
- * restart of the service; the follower keeps its place and applies what arrived meanwhile.
+ * restart of the service. The writer lock went with the server, so the follower stops; once the
+ * lock is held again it starts over from the checkpoint and applies what arrived meanwhile.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +41,7 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     assert.equal((await get(`${serve.url}/healthz`)).status, 200, 'the process itself is alive');
     // A block arrives while the store is down: read, queued, applied once it is back.
     appendFileSync(file, block(12));
-    await eventually('the follower noticing the outage', () => serve.logs().some((l) => l.msg === 'store unavailable: retrying every poll'));
+    await eventually('the writer noticing the outage', () => serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'));
 
     await cluster.start();
     await eventually('answers again', async () => (await get(sets)).status === 200);

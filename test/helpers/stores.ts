@@ -7,8 +7,9 @@ import type { Store } from '../../src/db/store.js';
 
 /**
  * The two stores every component test runs on. The PostgreSQL server is required: a test run
- * without it fails instead of quietly testing half. EPOCHVIEW_TEST_STORES=pglite narrows a
- * local run on purpose.
+ * without it fails instead of quietly testing half (scripts/run-tests.mjs starts one of its own
+ * when none answers on 127.0.0.1:5432 and TEST_DATABASE_URL is unset).
+ * EPOCHVIEW_TEST_STORES=pglite narrows a local run on purpose.
  */
 export type StoreKind = 'pglite' | 'postgres';
 export const STORE_KINDS: StoreKind[] = (process.env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',') as StoreKind[];

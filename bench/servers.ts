@@ -20,7 +20,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function start(args: string[], port: number, what: string): Promise<RunningServer> {
+/** Starts a server and waits until `ready` answers (serve listens before its store is ready). */
+async function start(args: string[], port: number, what: string, ready: { path: string; status?: number }): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -38,16 +39,17 @@ async function start(args: string[], port: number, what: string): Promise<Runnin
   for (;;) {
     if (exited !== undefined) throw new Error(`${what} exited (${exited}) before serving: ${stderr}`);
     try {
-      // Any answer means it listens (the root is a 404).
-      await fetch(`${url}/`);
-      break;
+      const res = await fetch(url + ready.path);
+      await res.arrayBuffer();
+      if (ready.status === undefined || res.status === ready.status) break;
     } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`${what} did not start: ${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
+      // Not listening yet.
     }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${what} did not start: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
@@ -66,11 +68,12 @@ async function start(args: string[], port: number, what: string): Promise<Runnin
 /** The service as users run it: `epochview serve` from the build. */
 export async function startService(storeArgs: string[], logLevel: string): Promise<RunningServer> {
   const port = await freePort();
-  return start([CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs], port, 'epochview serve');
+  return start([CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs], port, 'epochview serve', { path: '/readyz', status: 200 });
 }
 
 /** The ceiling server answering recorded responses from memory (see ceiling-server.ts). */
 export async function startCeiling(recordedFile: string, logLevel: string): Promise<RunningServer> {
   const port = await freePort();
-  return start(['--import', 'tsx', CEILING_SERVER, String(port), recordedFile, logLevel], port, 'ceiling server');
+  // Any answer means it listens (the root is a 404).
+  return start(['--import', 'tsx', CEILING_SERVER, String(port), recordedFile, logLevel], port, 'ceiling server', { path: '/' });
 }

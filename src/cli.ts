@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { readSettings, settingsHelp, UsageError, type SettingName, type Settings } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openStore } from './db/open.js';
-import type { Store } from './db/store.js';
+import { StoreUnavailableError, type Store } from './db/store.js';
 import { waitUntilReachable } from './db/wait-for-store.js';
 import { WriterBusyError, WriterSession } from './db/writer-lock.js';
 import { writeDemoChain } from './demo/chain.js';
@@ -74,6 +74,12 @@ const COMMANDS: Record<string, Command> = {
         if (e instanceof InputError) {
           err(`error: ${e.message}`);
           err(`blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`);
+          return 1;
+        }
+        if (e instanceof StoreUnavailableError && writer !== store) {
+          // The writer's connection (and with it the lock) is gone: nothing more was written.
+          err(`error: ${e.message}`);
+          err(`the blocks committed before stay applied; run the same command again to continue`);
           return 1;
         }
         throw e;

@@ -128,7 +128,7 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
   if (writes.seedDemo || writes.follow) await assertPrimary(store, store.location, 'the writer');
   if (writes.seedDemo) {
     gate.waiting('seeding the demo chain');
-    const writer = await WriterSession.acquire(url, { name: 'serve', wait: true, onWait });
+    const writer = await WriterSession.acquire(url, { name: 'serve', wait: true, onWait, signal: waits('').signal });
     try {
       await migrate(writer);
       await seed(writer);

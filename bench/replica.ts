@@ -214,6 +214,13 @@ try {
       log(`round ${round + 1} ${name}: ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`);
     }
   }
+  // How the caches answered: a bypass means the head was unknown (the standby poll failing, say).
+  const outcomes: string[] = [];
+  for (const name of ['primary, cache on', 'standby, cache on'] as const) {
+    const text = await (await fetch(`${services[name].url}/metrics`)).text();
+    const count = (o: string) => Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    outcomes.push(`${name}: ${['hit', 'shared', 'miss', 'bypass'].map((o) => `${o} ${count(o).toLocaleString('en-US')}`).join(', ')}`);
+  }
   const mean = (name: string) => results[name]!.reduce((n, r) => n + r.reqPerSec, 0) / rounds;
   const lines = [
     `# Primary vs hot standby, ${new Date().toISOString().slice(0, 10)}`,
@@ -226,6 +233,8 @@ try {
     ...Object.entries(results).map(([name, rs]) => `| ${name} | ${rs.map((r) => Math.round(r.reqPerSec).toLocaleString('en-US')).join(', ')} | ${rs.map((r) => r.p50.toFixed(2)).join(', ')} | ${rs.map((r) => r.p99.toFixed(2)).join(', ')} | ${rs.reduce((n, r) => n + r.errors, 0)} |`),
     '',
     `Standby ÷ primary (mean req/s): cache off ${(mean('standby, cache off') / mean('primary, cache off')).toFixed(2)}, cache on ${(mean('standby, cache on') / mean('primary, cache on')).toFixed(2)}.`,
+    '',
+    `Response cache outcomes over the run: ${outcomes.join('; ')}.`,
     '',
     `The standby's head poll (every 200 ms): round trip p50 ${poll.roundTripMs.toFixed(3)} ms, p99 ${poll.roundTripP99Ms.toFixed(3)} ms; planning + execution in the server ${poll.executionMs.toFixed(3)} ms.`,
   ];

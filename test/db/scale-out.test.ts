@@ -232,6 +232,8 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
 
   test('a restart of the standby: 503s, then answers again without restarting serve', async () => {
     await standby.stop();
+    // Cached answers of the head last read may still come for up to one poll (200 ms).
+    await eventually('503s', async () => (await get(onStandby.url + SETS)).status === 503);
     for (const path of [SETS, '/readyz']) {
       const res = await get(onStandby.url + path);
       assert.equal(res.status, 503, path);

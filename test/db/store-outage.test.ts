@@ -48,7 +48,7 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     await eventually('block 12 applied after the outage', async () => (await get(sets)).headers.get('x-block-height') === '12');
     const after = await get(sets);
     assert.equal((after.body as any).referralSets.edges.length, 3);
-    assert.deepEqual((await get(`${serve.url}/readyz`)).body, { status: 'ready', store: 'postgres', blockHeight: '12', blockTime: expectBlockTime(after) });
+    assert.deepEqual((await get(`${serve.url}/readyz`)).body, { status: 'ready', store: 'postgres', role: 'primary', blockHeight: '12', blockTime: expectBlockTime(after) });
     assert.equal(serve.child.exitCode, null, 'the same process throughout');
 
     const metrics = (await get(`${serve.url}/metrics`)).text;

@@ -181,6 +181,8 @@ for (const kind of STORE_KINDS) {
     test('the CLI takes every limit as a flag and as an environment variable', { timeout: 120_000 }, async () => {
       // A store of its own: a PGlite folder is never opened by two processes at once.
       const own = await createTestStore(kind);
+      // serve only reads a PostgreSQL server: its schema comes from `epochview migrate` (or a writer).
+      assert.equal((await runCli(['migrate', ...own.args])).code, 0);
       const serve = await startServe(
         [...own.args, '--demo-on-empty', 'false', '--max-url-length', '300', '--rate-limit-max', '4', '--log-level', 'warn'],
         { EPOCHVIEW_MAX_FILTER_VALUES: '2', EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000', EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000', EPOCHVIEW_TRUST_PROXY: '127.0.0.1/32, ::1' },
@@ -227,12 +229,12 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
     }
   }
 
-  /** A store whose every query first sleeps `seconds` on the server. */
+  /** A store whose every page query (one with parameters: not the chain head's reads) first sleeps `seconds` on the server. */
   function sleepyStore(store: Store, seconds: number): Store {
     return Object.create(store, {
       query: {
         value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
-          await store.query(`SELECT pg_sleep(${seconds})`);
+          if (params?.length) await store.query(`SELECT pg_sleep(${seconds})`);
           return store.query<Row>(sql, params);
         },
       },

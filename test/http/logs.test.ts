@@ -66,6 +66,7 @@ describe('secrets', { skip: !STORE_KINDS.includes('postgres') }, () => {
     // Trust authentication accepts any password, so the URL with one works.
     const withPassword = ts.databaseUrl!.replace('postgres@', 'postgres:s3cret-pw@');
     const masked = ts.databaseUrl!.replace('postgres@', 'postgres:***@');
+    assert.equal((await runCli(['migrate', ...ts.args])).code, 0);
     const serve = await startServe(['--database-url', withPassword, '--log-level', 'debug']);
     try {
       assert.equal((await get(`${serve.url}/api/v2/referral-sets`)).status, 200);

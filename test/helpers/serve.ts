@@ -30,7 +30,11 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, op
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s:\n${stdout}\n${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running: nothing else would stop it.
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start in 60 s:\n${stdout}\n${stderr}`));
+    }, 60_000);
     child.stdout!.on('data', () => {
       const m = opts.listening ? /"address":"(http:\/\/[0-9.:]+)".*"msg":"listening/.exec(stdout) : /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
       if (m) {

@@ -219,10 +219,11 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           return follower;
         };
   const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && following === undefined);
-  const deadline = settings.startupTimeoutMs! > 0 ? Date.now() + settings.startupTimeoutMs! : undefined;
+  const startedAt = Date.now();
   const waits = (msg: string): WaitOptions => ({
     // The one --startup-timeout-ms bounds every wait of the start together.
-    timeoutMs: deadline === undefined ? 0 : Math.max(1, deadline - Date.now()),
+    timeoutMs: settings.startupTimeoutMs!,
+    startedAt,
     onRetry: (attempt, delayMs, cause) => logger.warn({ attempt, delayMs, err: cause.message }, msg),
     signal: shutdown.signal,
   });

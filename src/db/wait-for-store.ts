@@ -6,8 +6,10 @@ export const FIRST_BACKOFF_MS = 250;
 export const MAX_BACKOFF_MS = 5000;
 
 export interface WaitOptions {
-  /** Give up after this many ms (StartupTimeoutError); 0: never. */
+  /** Give up this many ms after startedAt (StartupTimeoutError); 0: never. */
   timeoutMs: number;
+  /** When the wait began (Date.now()), if before this call: one timeout for several waits. */
+  startedAt?: number;
   /** Told before each wait: the attempt that failed (1, 2, …), the wait, and why. */
   onRetry(attempt: number, delayMs: number, cause: Error): void;
   /** Ends the wait early (shutdown): the pending attempt's promise rejects with the signal's reason. */
@@ -29,7 +31,7 @@ export class StartupTimeoutError extends Error {
  * at … did not answer").
  */
 export async function waitForStore<T>(what: string, attempt: () => Promise<T>, opts: WaitOptions, retryOn: (err: unknown) => boolean = () => false): Promise<T> {
-  const deadline = opts.timeoutMs > 0 ? Date.now() + opts.timeoutMs : Infinity;
+  const deadline = opts.timeoutMs > 0 ? (opts.startedAt ?? Date.now()) + opts.timeoutMs : Infinity;
   let delay = FIRST_BACKOFF_MS;
   for (let n = 1; ; n++) {
     opts.signal?.throwIfAborted();

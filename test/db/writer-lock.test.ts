@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import pg from 'pg';
+import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually } from '../helpers/serve.js';
@@ -23,7 +24,9 @@ test('ingest whose lock connection is cut writes nothing more and exits 1', { sk
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const lockSession = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'epochview ingest (pid ${child.pid} %'`;
+    // Its session, once it holds the lock (its application_name is set before it asks for it).
+    const lockSession = `SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = ${WRITER_LOCK_KEY} AND l.granted
+      WHERE a.datname = current_database() AND a.application_name LIKE 'epochview ingest (pid ${child.pid} %'`;
     await eventually('the ingest holding the writer lock', async () => (await admin.query(lockSession)).rowCount === 1);
     await admin.query(`SELECT pg_terminate_backend(pid) FROM (${lockSession}) s`);
     child.stdin.end(block(11));

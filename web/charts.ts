@@ -51,12 +51,26 @@ const bars = uPlot.paths.bars!({ size: [0.8, 48], gap: 1 });
 
 /**
  * A figure that draws its chart once it is in the page and has a width, and redraws at the new
- * width when the page is resized.
+ * width when the page is resized. It is also readable from the keyboard: focused, the arrow keys
+ * (Home, End) move the chart's cursor from epoch to epoch, and a live region reads that epoch's
+ * values, the text the legend shows.
  */
-function figure(caption: string, description: string, make: (width: number) => uPlot.Options, data: uPlot.AlignedData): HTMLElement {
-  const plot = h('div', { class: 'plot', role: 'img', 'aria-label': description });
-  const el = h('figure', { class: 'chart' }, h('figcaption', {}, caption), plot);
+function figure(opts: { caption: string; description: string; epochs: number[]; read: (i: number) => string }, make: (width: number) => uPlot.Options, data: uPlot.AlignedData): HTMLElement {
+  const hint = opts.epochs.length > 0 ? ' Focus it and use the arrow keys to read each epoch.' : '';
+  const plot = h('div', { class: 'plot', role: 'img', tabindex: opts.epochs.length > 0 ? 0 : null, 'aria-label': opts.description + hint });
+  const spoken = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+  const el = h('figure', { class: 'chart' }, h('figcaption', {}, opts.caption), plot, spoken);
   let chart: uPlot | undefined;
+  let at = -1;
+  plot.addEventListener('keydown', (event) => {
+    const last = opts.epochs.length - 1;
+    const next = { ArrowRight: Math.min(at + 1, last), ArrowLeft: Math.max(at - 1, 0), Home: 0, End: last }[event.key];
+    if (next === undefined || !chart || last < 0) return;
+    event.preventDefault();
+    at = next;
+    chart.setCursor({ left: chart.valToPos(opts.epochs[at]!, 'x'), top: chart.over.clientHeight / 2 });
+    spoken.textContent = opts.read(at);
+  });
   const observer = new ResizeObserver(() => {
     if (!plot.isConnected) {
       // Not in the page yet, or the view was left: then uPlot's window listeners go with it.
@@ -73,6 +87,11 @@ function figure(caption: string, description: string, make: (width: number) => u
   });
   observer.observe(plot);
   return el;
+}
+
+/** What the live region reads for one epoch: the epoch and each series' exact text. */
+function reading(epochs: number[], series: EpochSeries[]): (i: number) => string {
+  return (i) => [`Epoch ${epochs[i]}`, ...series.map((s) => `${s.label}: ${s.text[i]}`)].join('; ');
 }
 
 function height(): number {
@@ -95,8 +114,7 @@ export function epochChart(opts: { caption: string; description: string; epochs:
   const colours = new Map(series.map((s, i) => [s.label, colour(i)]));
   const data: uPlot.AlignedData = [epochs, ...drawn.map((s) => s.values)];
   return figure(
-    opts.caption,
-    opts.description,
+    { ...opts, read: reading(epochs, series) },
     (width) => ({
       width,
       height: height(),
@@ -128,8 +146,7 @@ export function epochChart(opts: { caption: string; description: string; epochs:
 export function dualChart(opts: { caption: string; description: string; epochs: number[]; bars: EpochSeries; line: EpochSeries }): HTMLElement {
   const { epochs } = opts;
   return figure(
-    opts.caption,
-    opts.description,
+    { ...opts, read: reading(epochs, [opts.bars, opts.line]) },
     (width) => ({
       width,
       height: height(),

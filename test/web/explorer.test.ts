@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { demoChain } from '../../src/demo/chain.js';
 import { keepScreenshot, launchChromium, watchPage, type PageProblems } from '../helpers/browser.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
@@ -197,6 +197,17 @@ describe('the explorer in headless Chromium', () => {
           const filter = `filter.assetIds=${newest.assetId}&filter.fromEpoch=${from}&filter.toEpoch=${newest.epoch}`;
           assert.equal(await page.locator('#asset').inputValue(), newest.assetId);
           assert.ok((await paintedPixels(page)) > 1000, 'the chart is drawn');
+          // The chart reads from the keyboard: focused, End, ArrowLeft and Home move through the epochs
+          // and the live region reads each epoch's amounts per reward type, in the asset's units.
+          const plot = page.locator('.plot').first();
+          const spoken = page.locator('.chart [aria-live]').first();
+          await plot.focus();
+          await plot.press('End');
+          await assertReading(spoken, Number(newest.epoch));
+          await plot.press('ArrowLeft');
+          await assertReading(spoken, Number(newest.epoch) - 1);
+          await plot.press('Home');
+          await assertReading(spoken, from);
 
           const summaryRows = (p: Page) =>
             p.locator('#summaries tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0]!.textContent, tr.children[1]!.querySelector('span')!.getAttribute('title'), tr.children[3]!.querySelector('span')!.getAttribute('data-amount')].join(' ')));
@@ -387,6 +398,16 @@ async function shown(page: Page): Promise<void> {
     const main = document.querySelector('main');
     return main !== null && !main.hasAttribute('aria-busy') && main.querySelector('h1') !== null;
   })()`);
+}
+
+/** The chart's live region reads the epoch, then each reward type's amount with the asset's symbol. */
+async function assertReading(spoken: Locator, epoch: number): Promise<void> {
+  // The live region is written on the key press; the press returns once the event is dispatched.
+  await spoken.page().waitForFunction((el) => /^Epoch \d+; /.test(el?.textContent ?? ''), await spoken.elementHandle(), { timeout: 5000 });
+  const [head, ...parts] = (await spoken.textContent())!.split('; ');
+  assert.equal(head, `Epoch ${epoch}`);
+  assert.ok(parts.length > 0);
+  for (const part of parts) assert.match(part, /^[A-Z][a-z]+(?: [a-z]+)*: [0-9,]+(?:\.[0-9]+)? [A-Z0-9]+$/, part);
 }
 
 /**

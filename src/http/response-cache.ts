@@ -32,9 +32,10 @@ function stampOf(sources: readonly AnswerSource[], state: HeadState): string {
  * The answers of API requests by URL, for as long as the read models they are made of stay as
  * they were. Ingestion records for each read model the height of the last block that changed
  * it, and the store announces the head with those versions (watchChainHead); each operation
- * names the models it reads. An entry is dropped when a block changes any of its models; a block that changes none of them leaves it, and it is then
- * served as the answer at the current head, with that head's height and time. While the head is
- * unknown nothing is cached or served from the cache.
+ * names the models it reads. An entry is dropped when a block changes any of its models; a
+ * block that changes none of them leaves it, and it is then served as the answer at the current
+ * head, with that head's height and time. While the head is unknown nothing is cached or served
+ * from the cache.
  *
  * An answer carries the height it was read at (its X-Block-Height, read in the same snapshot as
  * its rows). It is kept only when it is the answer at the current head: read at that height, or

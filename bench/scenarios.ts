@@ -48,13 +48,12 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
   {
     operation: 'team-stats',
     name: 'agg30',
-    description: 'aggregationEpochs=30, first=200, a random team listed for 30 epochs and cursor',
+    description: 'aggregationEpochs=30, first=200, a random team listed for 30 epochs (none: for 10, whose pages are then empty) and cursor',
     pageSize: 200,
     url: (p, r) => {
-      const team = any(r, p.keys.teams30);
+      const team = any(r, p.keys.teams30.length > 0 ? p.keys.teams30 : p.keys.teams10);
       if (team === undefined) return undefined;
-      const mine = p.cursors.teamStats.filter((c) => c.team === team);
-      const c = any(r, mine);
+      const c = any(r, cursorsOfTeam(p).get(team) ?? []);
       return `${stats(team)}?aggregationEpochs=30&pagination.first=200${c ? `&pagination.after=${enc(c.cursor)}` : ''}`;
     },
   },
@@ -83,6 +82,23 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
     },
   },
 ];
+
+const byTeam = new WeakMap<Population, Map<string, Population['cursors']['teamStats']>>();
+
+/** The team statistics cursors of each team (grouped once per population). */
+function cursorsOfTeam(p: Population): Map<string, Population['cursors']['teamStats']> {
+  let m = byTeam.get(p);
+  if (!m) {
+    m = new Map();
+    for (const c of p.cursors.teamStats) {
+      const list = m.get(c.team);
+      if (list) list.push(c);
+      else m.set(c.team, [c]);
+    }
+    byTeam.set(p, m);
+  }
+  return m;
+}
 
 function with1<T>(x: T | undefined, f: (x: T) => string): string | undefined {
   return x === undefined ? undefined : f(x);

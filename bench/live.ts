@@ -153,6 +153,11 @@ function lastHeight(file: string): number {
   }
 }
 
+/** The samples at the end of each tenth of the series. */
+function tenths(samples: readonly number[]): number[] {
+  return Array.from({ length: Math.min(10, samples.length) }, (_, i) => samples[Math.ceil(((i + 1) * samples.length) / Math.min(10, samples.length)) - 1]!);
+}
+
 interface Run {
   traffic: 'all-distinct' | 'Zipf';
   cache: 'off' | 'on';
@@ -233,15 +238,17 @@ try {
     }
   }
 
-  let soakResult: { run: Run; rss: { start: number; peak: number; end: number } } | undefined;
+  let soakResult: { run: Run; rss: { start: number; peak: number; end: number; samples: number[] } } | undefined;
   if (soak > 0) {
     const service = await serve('on');
     const pid = service.pid;
-    const rss = { start: rssMiB(pid), peak: 0, end: 0 };
+    const rss = { start: rssMiB(pid), peak: 0, end: 0, samples: [] as number[] };
     rss.peak = rss.start;
     log(`soak: ${soak} s of Zipf traffic at c=${connections}, cache on; RSS ${rss.start.toFixed(0)} MiB at the start`);
     const run = await measure(service, 'Zipf', 'on', soak, () => {
-      rss.peak = Math.max(rss.peak, rssMiB(pid));
+      const now = rssMiB(pid);
+      rss.samples.push(now);
+      rss.peak = Math.max(rss.peak, now);
     });
     rss.end = rssMiB(pid);
     rss.peak = Math.max(rss.peak, rss.end);
@@ -287,6 +294,7 @@ try {
           `Soak: ${soak} s, Zipf traffic, c=${connections}, cache on: ${int(soakResult.run.load.reqPerSec)} req/s, p50 ${soakResult.run.load.p50.toFixed(2)} ms, p99 ${soakResult.run.load.p99.toFixed(2)} ms, ` +
             `${soakResult.run.load.errors} failed requests, hits ${Math.round(100 * hitRatio(soakResult.run.outcomes))}%, ${soakResult.run.blocks} blocks; ` +
             `server RSS ${soakResult.rss.start.toFixed(0)} MiB at the start, ${soakResult.rss.peak.toFixed(0)} MiB peak, ${soakResult.rss.end.toFixed(0)} MiB at the end; load average ${soakResult.run.loadavg}.`,
+          `RSS in MiB at each tenth of the soak: ${tenths(soakResult.rss.samples).map((m) => m.toFixed(0)).join(', ')}.`,
         ]
       : []),
   ];

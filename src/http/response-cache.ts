@@ -111,10 +111,7 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    const computing = compute().then((answer) => {
-      this.keep(url, sources, answer);
-      return answer;
-    });
+    const computing = compute().then((answer) => this.keep(url, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);
@@ -147,14 +144,17 @@ export class ResponseCache {
     return entry.gzipped;
   }
 
-  private keep(url: string, sources: readonly AnswerSource[], answer: Answer): void {
+  /** Keeps the answer if it is the current head's, and returns what is kept. */
+  private keep(url: string, sources: readonly AnswerSource[], answer: Answer): Answer | undefined {
     const state = this.state;
-    if (answer.head === null || state === null || !isAnswerAt(state, sources, BigInt(answer.head.height))) return;
+    if (answer.head === null || state === null || !isAnswerAt(state, sources, BigInt(answer.head.height))) return undefined;
     const bytes = answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.maxBytes || this.entries.has(url)) return;
-    this.entries.set(url, { answer, sources, bytes });
+    if (bytes > this.maxBytes || this.entries.has(url)) return undefined;
+    const kept = { body: unpooled(answer.body), head: answer.head };
+    this.entries.set(url, { answer: kept, sources, bytes });
     this.entriesBytes += bytes;
     this.evict();
+    return kept;
   }
 
   /** Least recently used entries out until the bound holds. */
@@ -165,6 +165,18 @@ export class ResponseCache {
       this.entriesBytes -= entry.bytes;
     }
   }
+}
+
+/**
+ * The bytes in memory of their own. A small Buffer made from a string is a slice of an 8 KiB
+ * pool shared with other allocations: kept for long, it would hold the whole slab, and the
+ * memory held would be up to 8 KiB per entry beyond what the bound counts.
+ */
+function unpooled(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const own = Buffer.allocUnsafeSlow(body.length);
+  body.copy(own);
+  return own;
 }
 
 /**

@@ -241,3 +241,14 @@ test('a head that goes back (another chain) or becomes unknown drops every answe
   cache.setHead(null);
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
 });
+
+test('a kept body holds memory of its own, not a slice of a pool slab shared with other allocations', async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  const pooled = Buffer.from('{"small":"answer"}'); // under 4 KiB: a slice of Buffer's 8 KiB pool
+  assert.ok(pooled.buffer.byteLength > pooled.length);
+  await cache.answer('/a', SETS, async () => ({ body: pooled, head: { height: '5', time: '1' } }));
+  const hit = await cache.answer('/a', SETS, async () => assert.fail('computed again'));
+  assert.deepEqual(hit.body, pooled);
+  assert.equal(hit.body.buffer.byteLength, hit.body.length);
+});

@@ -1,11 +1,12 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
- * One load run, with autocannon (in this process) or wrk (a C program, if installed).
+ * One load run over a list of URLs, with autocannon (in this process) or wrk (a C program, if
+ * installed, driven by a Lua script).
  * autocannon decodes every response body into a string, which on a 2-core machine takes CPU
  * from the server in proportion to the page size; wrk only counts the bytes.
  */
@@ -23,7 +24,12 @@ export interface LoadResult {
 }
 
 export interface LoadOptions {
-  url: string;
+  /** The server, e.g. http://127.0.0.1:3008. */
+  baseUrl: string;
+  /** The requests' paths and queries; sent round-robin, or in `order`. */
+  urls: readonly string[];
+  /** Indices into urls, sent round-robin (a skewed sequence, say); urls in turn when absent. */
+  order?: readonly number[];
   connections: number;
   /** Seconds to run; ignored when `requests` is given. */
   duration: number;
@@ -48,11 +54,13 @@ async function fixedLoad(opts: LoadOptions & { requests: number }): Promise<Load
   let errors = 0;
   let left = opts.requests;
   const started = performance.now();
+  const sequence = requestSequence(opts);
+  let next = 0;
   const worker = async () => {
     while (left-- > 0) {
       const t = performance.now();
       try {
-        const res = await fetch(opts.url, { headers: opts.headers ?? {} });
+        const res = await fetch(opts.baseUrl + sequence[next++ % sequence.length]!, { headers: opts.headers ?? {} });
         await res.arrayBuffer();
         if (res.status >= 200 && res.status < 300) latencies.push(performance.now() - t);
         else errors++;
@@ -65,6 +73,11 @@ async function fixedLoad(opts: LoadOptions & { requests: number }): Promise<Load
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return { requests: opts.requests, seconds, reqPerSec: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+}
+
+/** The paths in the order they are sent. */
+function requestSequence(opts: LoadOptions): string[] {
+  return opts.order ? opts.order.map((i) => opts.urls[i]!) : [...opts.urls];
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
@@ -82,12 +95,14 @@ async function autocannonLoad(opts: LoadOptions): Promise<LoadResult> {
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
-        url: opts.url,
+        url: opts.baseUrl,
         connections: opts.connections,
         pipelining: 1,
         timeout: 10,
         headers: opts.headers ?? {},
         duration: opts.duration,
+        // Each connection walks the sequence from its start.
+        requests: requestSequence(opts).map((path) => ({ method: 'GET', path })),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -114,24 +129,52 @@ export function wrkInstalled(): boolean {
   return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 }
 
-/** wrk's report, as JSON, written by its done() hook; latencies in microseconds. */
-const WRK_REPORT = `done = function(summary, latency, requests)
+/**
+ * The wrk script: the URLs and the order to send them in, as text parsed once per thread (a
+ * table constructor of thousands of constants would hit Lua's limits); each thread starts at
+ * its own place in the sequence. done() writes the report as JSON; latencies in microseconds.
+ */
+function wrkScript(urls: readonly string[], order: readonly number[]): string {
+  for (const u of urls) if (/[\n\]]/.test(u)) throw new Error(`a URL wrk cannot carry: ${u}`);
+  return `local urls_text = [[
+${urls.join('\n')}
+]]
+local order_text = "${order.map((i) => i + 1).join(',')}"
+local threads = 0
+setup = function(thread)
+  thread:set("offset", threads)
+  threads = threads + 1
+end
+init = function(args)
+  urls = {}
+  for line in urls_text:gmatch("[^\\n]+") do urls[#urls + 1] = line end
+  order = {}
+  for n in order_text:gmatch("%d+") do order[#order + 1] = tonumber(n) end
+  i = math.floor((offset or 0) * #order / 2)
+end
+request = function()
+  i = i % #order + 1
+  return wrk.format("GET", urls[order[i]])
+end
+done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('\\n{"requests":%d,"micros":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50":%d,"p99":%d}\\n',
     summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout, latency:percentile(50), latency:percentile(99)))
 end
 `;
-let wrkScript: string | undefined;
+}
 
-/** wrk with one thread: latencies from its histogram (microseconds), errors of every kind. */
+/**
+ * wrk, two threads (one when there is one connection: wrk needs a connection per thread):
+ * latencies from its histogram (microseconds), errors of every kind.
+ */
 async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
-  if (!wrkScript) {
-    wrkScript = join(mkdtempSync(join(tmpdir(), 'epochview-wrk-')), 'report.lua');
-    writeFileSync(wrkScript, WRK_REPORT);
-  }
-  const args = ['-t1', `-c${opts.connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', wrkScript];
+  const script = join(mkdtempSync(join(tmpdir(), 'epochview-wrk-')), 'load.lua');
+  writeFileSync(script, wrkScript(opts.urls, opts.order ?? opts.urls.map((_, i) => i)));
+  const threads = Math.min(2, opts.connections);
+  const args = [`-t${threads}`, `-c${opts.connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', script];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
-  args.push(opts.url);
+  args.push(opts.baseUrl);
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -141,6 +184,7 @@ async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
     child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new Error('wrk is not installed (Debian: apt-get install wrk)') : e));
     child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
   });
+  rmSync(dirname(script), { recursive: true, force: true });
   const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${stderr || stdout}`);
   const r = JSON.parse(line) as Record<'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99', number>;

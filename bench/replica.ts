@@ -2,22 +2,25 @@
  * `npm run build && tsx bench/replica.ts`: the same load of distinct URLs against `serve` on a
  * PostgreSQL primary and on its streaming hot standby, in one run, interleaved, with the response
  * cache off and on; and the cost of the standby's chain head poll. Both servers are private
- * clusters of this run (test/helpers/pg-cluster.ts), configured alike, with the demo chain
+ * clusters of this run (scripts/pg-cluster.ts), configured alike, with the demo chain
  * ingested into the primary and replayed by the standby.
  *
- * The URLs: at least --urls distinct valid requests sampled from the data (random cursors from a
- * full walk of each ordering, random referees, referrers, teams and assets, epoch ranges), in a
- * shuffled order that wrk walks round-robin (a Lua script), c=32.
+ * The URLs: --urls distinct valid requests sampled from the data by bench/sample.ts, every
+ * scenario of bench/scenarios.ts in turn (random cursors from a full walk of each ordering,
+ * random referees, referrers, teams, parties and assets, epoch ranges), in a shuffled order that
+ * wrk walks round-robin (bench/load.ts), c=32.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createPgCluster, createStandby, type PgCluster } from '../test/helpers/pg-cluster.js';
+import { createPgCluster, createStandby, type PgCluster } from '../scripts/pg-cluster.js';
+import type { SqlParam } from '../src/db/store.js';
 import { demoFile, ingestFile } from './ingest.js';
-import { percentile } from './load.js';
+import { percentile, runLoad, type LoadResult } from './load.js';
+import { random, readCursors, readKeys, shuffled } from './sample.js';
+import { mixedUrls } from './scenarios.js';
 import { ROOT } from './paths.js';
 import { startService, type RunningServer } from './servers.js';
 
@@ -36,113 +39,25 @@ const connections = Number(values.connections);
 const wanted = Number(values.urls);
 const log = (s: string) => process.stderr.write(s + '\n');
 
-/** A deterministic random sequence (mulberry32), so that a run samples the same URLs. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(1);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-
-async function rows<T>(url: string, sql: string): Promise<T[]> {
+async function rows<T>(url: string, sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    return (await c.query(sql)).rows as T[];
+    return (await c.query(sql, params as unknown[])).rows as T[];
   } finally {
     await c.end();
   }
 }
 
-/** The endCursors of a full forward walk of `path` in pages of `size`. */
-async function walkCursors(base: string, path: string, key: string, size: number): Promise<string[]> {
-  const cursors: string[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await fetch(`${base}${path}${sep}pagination.first=${size}${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`);
-    const page = ((await res.json()) as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string } }>)[key]!;
-    if (!page.pageInfo.hasNextPage) return cursors;
-    after = page.pageInfo.endCursor;
-    cursors.push(after);
-  }
-}
-
-/** At least `n` distinct valid request URLs over the data, shuffled. */
-async function sampleUrls(base: string, dbUrl: string, n: number): Promise<string[]> {
-  const enc = encodeURIComponent;
-  const referees = (await rows<{ h: string }>(dbUrl, `SELECT encode(referee, 'hex') AS h FROM referral_set_referees`)).map((r) => r.h);
-  const referrers = (await rows<{ h: string }>(dbUrl, `SELECT encode(referrer, 'hex') AS h FROM referral_sets`)).map((r) => r.h);
-  const teams = (await rows<{ h: string }>(dbUrl, `SELECT encode(team_id, 'hex') AS h FROM team_epochs GROUP BY team_id HAVING count(*) >= 10`)).map((r) => r.h);
-  const assets = (await rows<{ h: string }>(dbUrl, `SELECT DISTINCT encode(asset_id, 'hex') AS h FROM epoch_reward_summaries`)).map((r) => r.h);
-  const max = (await rows<{ max: number }>(dbUrl, `SELECT max(epoch)::int AS max FROM epoch_reward_summaries`))[0]!.max;
-  const setCursors = await walkCursors(base, '/api/v2/referral-sets', 'referralSets', 10);
-  const summaryCursors = await walkCursors(base, '/api/v2/rewards/epoch/summaries', 'summaries', 50);
-  log(`sampling from ${referees.length} referees, ${referrers.length} sets, ${teams.length} teams, ${assets.length} assets, ${setCursors.length + summaryCursors.length} cursors`);
-  const makers: (() => string)[] = [
-    () => `/api/v2/referral-sets?pagination.first=50&pagination.after=${enc(pick(setCursors))}`,
-    () => `/api/v2/referral-sets?pagination.last=50&pagination.before=${enc(pick(setCursors))}`,
-    () => `/api/v2/referral-sets?referee=${pick(referees)}`,
-    () => `/api/v2/referral-sets?referrer=${pick(referrers)}`,
-    () => `/api/v2/rewards/epoch/summaries?pagination.first=50&pagination.after=${enc(pick(summaryCursors))}`,
-    () => `/api/v2/rewards/epoch/summaries?filter.assetIds=${pick(assets)}&pagination.first=50&pagination.after=${enc(pick(summaryCursors))}`,
-    () => {
-      const from = 1 + Math.floor(rand() * max);
-      return `/api/v2/rewards/epoch/summaries?filter.fromEpoch=${from}&filter.toEpoch=${from + Math.floor(rand() * 5)}&pagination.first=100`;
-    },
-    () => `/api/v2/teams/${pick(teams)}/stats?aggregationEpochs=${1 + Math.floor(rand() * 30)}&pagination.first=50`,
-  ];
-  const urls = new Set<string>();
-  for (let tries = 0; urls.size < n && tries < n * 20; tries++) urls.add(pick(makers)());
-  return [...urls];
-}
-
-const WRK_DONE = `done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('\\n{"requests":%d,"micros":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
-    summary.requests, summary.duration, e.status + e.connect + e.read + e.write + e.timeout, latency:percentile(50), latency:percentile(99)))
-end
-`;
-
-/** A wrk script that sends the URLs round-robin. */
-function wrkScript(urls: string[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'epochview-replica-')), 'urls.lua');
-  const list = urls.map((u) => `  ${JSON.stringify(u)},`).join('\n');
-  writeFileSync(file, `local paths = {\n${list}\n}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n${WRK_DONE}`);
-  return file;
-}
-
-interface Load {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-function wrk(url: string, script: string, seconds: number): Promise<Load> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
-      if (code !== 0 || !line) return reject(new Error(`wrk failed (${code}): ${out}`));
-      const r = JSON.parse(line) as { requests: number; micros: number; errors: number; p50: number; p99: number };
-      resolve({ reqPerSec: (r.requests - r.errors) / (r.micros / 1e6), p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors });
-    });
-  });
+async function wrk(baseUrl: string, urls: readonly string[], seconds: number): Promise<LoadResult> {
+  return runLoad({ baseUrl, urls, connections, duration: seconds, client: 'wrk' });
 }
 
 /** The standby's head poll: round trips from a client, and the server's own execution time. */
 async function pollCost(url: string): Promise<{ roundTripMs: number; roundTripP99Ms: number; executionMs: number }> {
   // The watch's statement (src/db/chain-head-watch.ts with ROLE_COLUMNS).
   const { ROLE_COLUMNS } = await import('../src/db/server-role.js');
-  const sql = `SELECT (SELECT height::text FROM chain_head) AS height, ${ROLE_COLUMNS}`;
+  const sql = `SELECT chain_head_state() AS state, ${ROLE_COLUMNS}`;
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -192,7 +107,9 @@ try {
     'standby, cache on': await target(standby, 64),
   };
   servers.push(...Object.values(services));
-  const urls = await sampleUrls(services['primary, cache off'].url, primary.urlOf('epochview'), wanted);
+  const keys = await readKeys((sql, params) => rows(primary.urlOf('epochview'), sql, params));
+  const rand = random(1);
+  const urls = shuffled(rand, mixedUrls({ keys, cursors: await readCursors(services['primary, cache off'].url, keys) }, wanted, rand));
   // Every URL is valid and the standby answers it as the primary does.
   for (const u of urls) {
     const [a, b] = await Promise.all([fetch(services['primary, cache off'].url + u), fetch(services['standby, cache off'].url + u)]);
@@ -200,16 +117,15 @@ try {
     if (a.status !== 200 || ta !== tb) throw new Error(`${u}: primary ${a.status}, standby ${b.status}${ta !== tb ? ', bodies differ' : ''}`);
   }
   log(`${urls.length} distinct URLs, each answered 200 and alike by both`);
-  const script = wrkScript(urls.sort(() => rand() - 0.5));
 
   const poll = await pollCost(standby.urlOf('epochview'));
   log(`standby head poll: round trip p50 ${poll.roundTripMs.toFixed(3)} ms (p99 ${poll.roundTripP99Ms.toFixed(3)}), planning + execution ${poll.executionMs.toFixed(3)} ms`);
 
-  const results: Record<string, Load[]> = {};
+  const results: Record<string, LoadResult[]> = {};
   for (let round = 0; round < rounds; round++) {
     for (const [name, service] of Object.entries(services)) {
-      await wrk(service.url, script, 2); // warm-up (and, with the cache, a first pass over the URLs)
-      const r = await wrk(service.url, script, duration);
+      await wrk(service.url, urls, 2); // warm-up (and, with the cache, a first pass over the URLs)
+      const r = await wrk(service.url, urls, duration);
       (results[name] ??= []).push(r);
       log(`round ${round + 1} ${name}: ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`);
     }
@@ -225,7 +141,7 @@ try {
   const lines = [
     `# Primary vs hot standby, ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `${values.scale} demo chain, ${urls.length} distinct URLs round-robin, wrk -t1 -c${connections}, ${duration} s per run after a 2 s warm-up, ${rounds} rounds interleaved; ` +
+    `${values.scale} demo chain, ${urls.length} distinct URLs round-robin (every scenario of bench/scenarios.ts in turn), wrk -t2 -c${connections}, ${duration} s per run after a 2 s warm-up, ${rounds} rounds interleaved; ` +
       `PostgreSQL ${primary.binaries.source} (${primary.binaries.dir}), private clusters alike; ${cpus().length} cores, ${cpus()[0]?.model ?? ''}.`,
     '',
     '| serve on | req/s per round | p50 ms | p99 ms | errors |',

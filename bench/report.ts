@@ -1,21 +1,36 @@
 import type { IngestResult } from './ingest.js';
 import type { LoadResult } from './load.js';
-import type { Discovered, Scenario } from './scenarios.js';
+import type { Scenario } from './scenarios.js';
+
+/** How the response cache answered during a measurement (from /metrics). */
+export interface CacheOutcomes {
+  hit: number;
+  shared: number;
+  miss: number;
+  bypass: number;
+}
 
 export interface PageMeasurement {
-  scenario: Scenario;
+  /** The scenario, its URLs left out (they are in the results' `urls`). */
+  scenario: Omit<Scenario, 'urls'>;
+  /** Distinct URLs the load ran over. */
+  urls: number;
   concurrency: number;
-  /** Rows (edges) and bytes of the response. */
+  /** The service's response cache: off (every request reaches the store) or on. */
+  cache: 'off' | 'on';
+  /** Mean rows (edges) and bytes of the responses of a sample of the URLs (those the ceiling serves). */
   rows: number;
   bytes: number;
   real: LoadResult;
   ceiling: LoadResult | null;
+  outcomes: CacheOutcomes | null;
 }
 
 export interface ScaleResult {
   scale: string;
   ingest: (IngestResult & { reused: boolean }) | null;
-  discovered: Discovered;
+  /** How many keys the URLs were drawn from. */
+  population: Record<string, number>;
   pages: PageMeasurement[];
 }
 
@@ -40,6 +55,8 @@ export const TARGETS = {
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
 const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '-');
+/** Hits over all requests the cache saw. */
+export const hitRatio = (o: CacheOutcomes) => o.hit / Math.max(1, o.hit + o.shared + o.miss + o.bypass);
 const ratio = (m: PageMeasurement) => (m.ceiling ? m.real.reqPerSec / m.ceiling.reqPerSec : NaN);
 
 interface Check {
@@ -61,10 +78,10 @@ function checks(run: RunResult): Check[] {
   for (const s of run.scales) {
     for (const m of s.pages) {
       if (m.scenario.pageSize === 50 && m.concurrency === TARGETS.smallPageConcurrency) {
-        out.push({ ok: m.real.p99 <= TARGETS.smallPageP99Ms && m.real.errors === 0, text: `${s.scale} ${m.scenario.id} c=${m.concurrency}: p99 ${ms(m.real.p99)} ms (target ≤ ${TARGETS.smallPageP99Ms} ms)${m.ceiling ? `; the ceiling's p99: ${ms(m.ceiling.p99)} ms` : ''}` });
+        out.push({ ok: m.real.p99 <= TARGETS.smallPageP99Ms && m.real.errors === 0, text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: p99 ${ms(m.real.p99)} ms (target ≤ ${TARGETS.smallPageP99Ms} ms)${m.ceiling ? `; the ceiling's p99: ${ms(m.ceiling.p99)} ms` : ''}` });
       }
-      if (m.scenario.pageSize === 1000 && m.rows === 1000 && m.ceiling) {
-        out.push({ ok: ratio(m) >= TARGETS.fullPageCeilingShare, text: `${s.scale} ${m.scenario.id} c=${m.concurrency}: ${pct(ratio(m))} of its ceiling (target ≥ ${pct(TARGETS.fullPageCeilingShare)})` });
+      if (m.scenario.pageSize === 1000 && m.rows >= 900 && m.ceiling) {
+        out.push({ ok: ratio(m) >= TARGETS.fullPageCeilingShare, text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: ${pct(ratio(m))} of its ceiling (target ≥ ${pct(TARGETS.fullPageCeilingShare)})` });
       }
     }
   }
@@ -74,16 +91,16 @@ function checks(run: RunResult): Check[] {
     const a = run.scales[i - 1]!;
     const b = run.scales[i]!;
     for (const mb of b.pages) {
-      const ma = a.pages.find((m) => m.scenario.id === mb.scenario.id && m.concurrency === mb.concurrency);
+      const ma = a.pages.find((m) => m.scenario.id === mb.scenario.id && m.concurrency === mb.concurrency && m.cache === mb.cache);
       if (!ma) continue;
       const growth = mb.real.p50 / ma.real.p50;
-      if (ma.rows === mb.rows) {
-        out.push({ ok: growth < TARGETS.p50Growth, text: `p50 ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency}: ×${growth.toFixed(2)} (target < ×${TARGETS.p50Growth})` });
+      if (Math.abs(ma.rows - mb.rows) <= 0.1 * Math.max(ma.rows, mb.rows)) {
+        out.push({ ok: growth < TARGETS.p50Growth, text: `p50 ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency} cache ${mb.cache}: ×${growth.toFixed(2)} (target < ×${TARGETS.p50Growth})` });
       } else if (ma.rows > 0 && mb.rows > 0) {
         const perRow = mb.real.p50 / mb.rows / (ma.real.p50 / ma.rows);
         out.push({
           ok: perRow < TARGETS.p50Growth,
-          text: `p50 per row ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency}: ×${perRow.toFixed(2)} (${ma.rows} → ${mb.rows} rows, p50 ×${growth.toFixed(2)}; target < ×${TARGETS.p50Growth})`,
+          text: `p50 per row ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency} cache ${mb.cache}: ×${perRow.toFixed(2)} (${ma.rows} → ${mb.rows} rows, p50 ×${growth.toFixed(2)}; target < ×${TARGETS.p50Growth})`,
         });
       }
     }
@@ -108,17 +125,21 @@ export function renderMarkdown(run: RunResult): string {
   }
 
   const scales = run.scales;
-  const head = ['scenario', 'c', ...scales.flatMap((s) => [`${s.scale} rows`, 'req/s', 'p50 ms', 'p99 ms', 'err', '÷ ceiling'])];
+  const head = ['scenario', 'c', 'cache', ...scales.flatMap((s) => [`${s.scale} URLs`, 'rows', 'req/s', 'p50 ms', 'p99 ms', 'err', 'hits', '÷ ceiling'])];
   if (scales.length > 1) head.push(`p50 ×${scales.length > 2 ? ' (last/first)' : ''}`);
-  lines.push('## Pages', '', `| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? '---' : '--:')).join('|')}|`);
-  const keys: { id: string; c: number; description: string }[] = [];
-  for (const s of scales) for (const m of s.pages) if (!keys.some((k) => k.id === m.scenario.id && k.c === m.concurrency)) keys.push({ id: m.scenario.id, c: m.concurrency, description: m.scenario.description });
+  lines.push('## Pages', '', `| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 || i === 2 ? '---' : '--:')).join('|')}|`);
+  const keys: { id: string; c: number; cache: string; description: string }[] = [];
+  for (const s of scales) {
+    for (const m of s.pages) {
+      if (!keys.some((k) => k.id === m.scenario.id && k.c === m.concurrency && k.cache === m.cache)) keys.push({ id: m.scenario.id, c: m.concurrency, cache: m.cache, description: m.scenario.description });
+    }
+  }
   for (const k of keys) {
-    const row: string[] = [`${k.id}: ${k.description}`, String(k.c)];
-    const found = scales.map((s) => s.pages.find((m) => m.scenario.id === k.id && m.concurrency === k.c));
+    const row: string[] = [`${k.id}: ${k.description}`, String(k.c), k.cache];
+    const found = scales.map((s) => s.pages.find((m) => m.scenario.id === k.id && m.concurrency === k.c && m.cache === k.cache));
     for (const m of found) {
-      if (!m) row.push('-', '-', '-', '-', '-', '-');
-      else row.push(int(m.rows), int(m.real.reqPerSec), ms(m.real.p50), ms(m.real.p99), String(m.real.errors), pct(ratio(m)));
+      if (!m) row.push('-', '-', '-', '-', '-', '-', '-', '-');
+      else row.push(int(m.urls), int(m.rows), int(m.real.reqPerSec), ms(m.real.p50), ms(m.real.p99), String(m.real.errors), m.outcomes ? pct(hitRatio(m.outcomes)) : '-', pct(ratio(m)));
     }
     if (scales.length > 1) {
       const first = found[0];
@@ -129,8 +150,10 @@ export function renderMarkdown(run: RunResult): string {
   }
   lines.push('');
   lines.push(
-    '`c`: concurrent connections. `÷ ceiling`: our req/s divided by the req/s of the same HTTP stack',
-    'serving the identical response bytes from memory, measured alternately in the same run.',
+    '`c`: concurrent connections. `URLs`: distinct URLs of the scenario, sampled from the data, sent',
+    'in turn. `rows`: mean rows of a sample of their answers. `hits`: the response cache\'s hits over',
+    'the requests it saw. `÷ ceiling`: our req/s divided by the req/s of the same HTTP stack serving',
+    'the sample\'s response bytes from memory, measured alternately in the same run.',
     '',
   );
 

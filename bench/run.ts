@@ -1,12 +1,15 @@
 /**
  * The benchmark: ingest rate and memory, and page latency and throughput against a ceiling, on
- * the demo chains, on one store. `npm run bench -- --help` for the options.
+ * the demo chains, on one store. `npm run bench -- --help` for the options; bench/live.ts
+ * measures a moving chain.
  *
  * For each scale: generate the demo chain once into the cache folder; ingest it into a fresh
- * store with the CLI (events/s, peak RSS); read the scenario parameters from the store; start
- * `epochview serve` on it and record each scenario's response; start the ceiling server that
- * answers those bytes from memory through the same HTTP stack. Then per scenario, concurrency
- * and scale: warm up and measure the service, then warm up and measure the ceiling.
+ * store with the CLI (events/s, peak RSS); read the keys of the data from the store. Then for
+ * each cache setting (off: the store path; on): start `epochview serve` on every scale; the
+ * first time, walk every ordering for cursors, draw each scenario's distinct URLs, record the
+ * answers of a sample of them and start the ceiling server that answers those bytes from memory
+ * through the same HTTP stack. Then per scenario, concurrency and scale: warm up and measure the
+ * service over the scenario's URLs (wrk and a Lua script), then the ceiling over its sample.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, freemem, totalmem, release, tmpdir } from 'node:os';
@@ -18,8 +21,10 @@ import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
 import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
 import { CLI, ROOT } from './paths.js';
-import { renderMarkdown, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
-import { buildScenarios, discoverIds, middleCursor, operationPath, SCENARIO_IDS, selectScenarioIds, type Discovered, type Scenario } from './scenarios.js';
+import { hitRatio, renderMarkdown, type CacheOutcomes, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
+import { cacheOutcomes, outcomesSince } from './metrics.js';
+import { random, readCursors, readKeys, type Keys } from './sample.js';
+import { buildScenarios, SCENARIO_IDS, selectScenarioIds, type Scenario } from './scenarios.js';
 import { startCeiling, startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
 
@@ -30,7 +35,11 @@ const HELP = `usage: npm run bench -- [options]
   --database-url URL        server to create the benchmark databases on (default DATABASE_URL)
   --scales a,b              demo chains, in order (default medium,mainnet; small for a quick look)
   --scenarios a,b           scenario ids, operations or names (default all): ${SCENARIO_IDS.join(', ')}
-  --concurrency a,b         connections (default 1,32)
+  --concurrency a,b         connections (default 1,32; wrk runs 2 threads, 1 for c=1)
+  --urls n                  distinct URLs per scenario, sampled from the data (default 1000;
+                            fewer where the data has fewer)
+  --response-cache off,on   the service's response cache in turn (default off,on: the store
+                            path, then the cache on a chain that does not move)
   --client wrk|autocannon   load generator (default wrk when installed, from Debian's package
                             wrk, else autocannon, from npm; autocannon decodes every body in
                             this process, which on few cores slows big pages down; a run with
@@ -41,9 +50,7 @@ const HELP = `usage: npm run bench -- [options]
                             harness quickly; not a benchmark)
   --skip-ceiling            do not measure the ceiling
   --gzip                    send Accept-Encoding: gzip (default: no compression)
-  --response-cache-mb n     the service's response cache (default 64, as serve's; 0: every
-                            request reaches the store; the results file is then named
-                            <date>-<store>-uncached)
+  --response-cache-mb n     the response cache when on (default 64, as serve's)
   --log-level level         the servers' log level (default info: one log line per request)
   --seed n                  demo chain seed (default 1)
   --cache dir               demo files and reused stores (default bench/.cache)
@@ -72,6 +79,8 @@ const { values } = (() => {
         'skip-ceiling': { type: 'boolean', default: false },
         gzip: { type: 'boolean', default: false },
         'response-cache-mb': { type: 'string', default: '64' },
+        urls: { type: 'string', default: '1000' },
+        'response-cache': { type: 'string', default: 'off,on' },
         'log-level': { type: 'string', default: 'info' },
         seed: { type: 'string', default: '1' },
         cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
@@ -121,7 +130,10 @@ const cacheDir = resolve(values.cache);
 const outDir = resolve(values.out);
 const logLevel = values['log-level'];
 const responseCacheMb = Number(values['response-cache-mb']);
-if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) fail('--response-cache-mb must be a non-negative integer');
+if (!Number.isInteger(responseCacheMb) || responseCacheMb <= 0) fail('--response-cache-mb must be a positive integer');
+const perScenario = Math.round(numbers(values.urls, '--urls')[0]!);
+const caches = values['response-cache'].split(',').filter(Boolean) as ('off' | 'on')[];
+if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache must be off, on or both');
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
 const client = (values.client ?? (wrkInstalled() ? 'wrk' : 'autocannon')) as LoadClient;
 if (!LOAD_CLIENTS.includes(client)) fail(`--client must be one of ${LOAD_CLIENTS.join(', ')}`);
@@ -139,28 +151,39 @@ function git(args: string[]): string {
   }
 }
 
-async function measure(url: string, connections: number): Promise<LoadResult> {
-  if (warmup > 0 && requests === undefined) await runLoad({ url, connections, duration: warmup, headers, client });
-  return runLoad({ url, connections, duration: duration!, requests, headers, client });
+/** A warmed-up load run, and how the service's response cache answered it (when `cache`). */
+async function measure(baseUrl: string, urls: readonly string[], connections: number, cache = false): Promise<{ load: LoadResult; outcomes: CacheOutcomes | null }> {
+  if (warmup > 0 && requests === undefined) await runLoad({ baseUrl, urls, connections, duration: warmup, headers, client });
+  const before = cache ? await cacheOutcomes(baseUrl) : null;
+  const load = await runLoad({ baseUrl, urls, connections, duration: duration!, requests, headers, client });
+  return { load, outcomes: before && outcomesSince(before, await cacheOutcomes(baseUrl)) };
 }
 
 /** Ingest marker of a reused store: the numbers of the run that ingested it. */
 const markerFile = (name: string) => join(cacheDir, `ingested-${store}-${name}.json`);
 
-/** A scale ready to measure: its store ingested, the service and the ceiling serving it. */
-interface PreparedScale {
+/** A scale's store, ingested, and the keys its URLs are drawn from. */
+interface IngestedScale {
   scale: string;
   ingest: (IngestResult & { reused: boolean }) | null;
-  discovered: Discovered;
+  args: string[];
+  keys: Keys;
+}
+
+/** A scale being measured: its URLs, the shape of their answers, the ceiling serving a sample of them. */
+interface SampledScale extends IngestedScale {
+  population: Record<string, number>;
   scenarios: Scenario[];
   shape: Map<string, { rows: number; bytes: number }>;
-  service: RunningServer;
   ceiling: RunningServer | undefined;
 }
 
+/** URLs per scenario whose answers the ceiling serves (from memory: big pages add up). */
+const CEILING_URLS = 10;
+
 const cleanups: (() => Promise<void>)[] = [];
 
-async function prepareScale(scale: string): Promise<PreparedScale> {
+async function ingestScale(scale: string): Promise<IngestedScale> {
   const file = await demoFile(cacheDir, scale, seed, log);
   const name = values.reuse ? `${scale}_s${seed}` : `${scale}_s${seed}_${process.pid}`;
   const s = benchStore(store, name, { databaseUrl, cacheDir });
@@ -177,58 +200,71 @@ async function prepareScale(scale: string): Promise<PreparedScale> {
     log(`${scale}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`);
     if (values.reuse) writeFileSync(markerFile(name), JSON.stringify(r));
   }
-
-  const tmp = mkdtempSync(join(tmpdir(), 'epochview-bench-'));
-  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
   const db = await s.open();
-  let ids;
   try {
-    ids = await discoverIds(db);
+    return { scale, ingest, args: s.args, keys: await readKeys((sql, params) => db.query(sql, params)) };
   } finally {
     await db.close();
   }
-  const service = await startService([...s.args, '--response-cache-mb', String(responseCacheMb)], logLevel);
-  cleanups.push(() => service.stop());
-  log(`${scale}: service on ${service.url}; finding cursors mid-data`);
-  const discovered: Discovered = {
-    ...ids,
-    middle: {
-      referralSets: await middleCursor(service.url, operationPath('referral-sets', ids)),
-      teamStats: await middleCursor(service.url, operationPath('team-stats', ids)),
-      summaries: await middleCursor(service.url, operationPath('summaries', ids)),
-    },
-  };
-  const scenarios = buildScenarios(scenarioIds, discovered);
+}
 
-  // Each scenario's real response, once: its size, and the bytes the ceiling answers with.
+/**
+ * Draws each scenario's URLs (cursors walked on the service), records the answers of a sample of
+ * them, and starts the ceiling server answering those from memory.
+ */
+async function sampleScale(scale: IngestedScale, service: RunningServer): Promise<SampledScale> {
+  log(`${scale.scale}: walking every ordering for cursors`);
+  const population = { keys: scale.keys, cursors: await readCursors(service.url, scale.keys) };
+  const scenarios = buildScenarios(scenarioIds, population, perScenario, random(seed));
+  for (const sc of scenarios) log(`${scale.scale} ${sc.id}: ${sc.urls.length} distinct URLs`);
+  const tmp = mkdtempSync(join(tmpdir(), 'epochview-bench-'));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
   const recorded: Record<string, RecordedResponse> = {};
   const shape = new Map<string, { rows: number; bytes: number }>();
   for (const sc of scenarios) {
-    const res = await fetch(service.url + sc.url, { headers });
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) throw new Error(`${sc.id}: GET ${sc.url} answered ${res.status}: ${body.toString().slice(0, 500)}`);
-    // fetch decodes a gzip answer: the ceiling gets the uncompressed bytes and compresses them as the service does.
-    const page = Object.values(JSON.parse(body.toString()) as Record<string, { edges: unknown[] }>)[0]!;
-    shape.set(sc.id, { rows: page.edges.length, bytes: body.length });
-    const kept: Record<string, string> = {};
-    for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) {
-      const v = res.headers.get(h);
-      if (v !== null) kept[h] = v;
+    let rows = 0;
+    let bytes = 0;
+    const sample = sc.urls.slice(0, CEILING_URLS);
+    for (const url of sample) {
+      const res = await fetch(service.url + url, { headers });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`${sc.id}: GET ${url} answered ${res.status}: ${body.toString().slice(0, 500)}`);
+      // fetch decodes a gzip answer: the ceiling gets the uncompressed bytes and compresses them as the service does.
+      rows += Object.values(JSON.parse(body.toString()) as Record<string, { edges: unknown[] }>)[0]!.edges.length;
+      bytes += body.length;
+      const kept: Record<string, string> = {};
+      for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) {
+        const v = res.headers.get(h);
+        if (v !== null) kept[h] = v;
+      }
+      recorded[url] = { status: res.status, headers: kept, body: body.toString('base64') };
     }
-    recorded[sc.url] = { status: res.status, headers: kept, body: body.toString('base64') };
+    shape.set(sc.id, { rows: rows / sample.length, bytes: bytes / sample.length });
   }
-  const recordedFile = join(tmp, 'recorded.json');
-  writeFileSync(recordedFile, JSON.stringify(recorded));
   let ceiling: RunningServer | undefined;
   if (!values['skip-ceiling']) {
+    const recordedFile = join(tmp, 'recorded.json');
+    writeFileSync(recordedFile, JSON.stringify(recorded));
     ceiling = await startCeiling(recordedFile, logLevel);
     cleanups.push(() => ceiling!.stop());
-    for (const sc of scenarios) {
-      const body = Buffer.from(await (await fetch(ceiling.url + sc.url, { headers })).arrayBuffer());
-      if (!body.equals(Buffer.from(recorded[sc.url]!.body, 'base64'))) throw new Error(`${sc.id}: the ceiling server's answer differs from the service's`);
+    for (const [url, r] of Object.entries(recorded)) {
+      const body = Buffer.from(await (await fetch(ceiling.url + url, { headers })).arrayBuffer());
+      if (!body.equals(Buffer.from(r.body, 'base64'))) throw new Error(`${url}: the ceiling server's answer differs from the service's`);
     }
   }
-  return { scale, ingest, discovered, scenarios, shape, service, ceiling };
+  const counts: Record<string, number> = {
+    referees: scale.keys.referees.length,
+    referrers: scale.keys.referrers.length,
+    assets: scale.keys.assets.length,
+    epochs: scale.keys.maxEpoch,
+    'teams (N=10)': scale.keys.teams10.length,
+    'teams (N=30)': scale.keys.teams30.length,
+    'team members': scale.keys.parties.length,
+    'referral set cursors': population.cursors.referralSets.length,
+    'summary cursors': population.cursors.summaries.length,
+    'team statistics cursors': population.cursors.teamStats.length,
+  };
+  return { ...scale, population: counts, scenarios, shape, ceiling };
 }
 
 /**
@@ -237,24 +273,26 @@ async function prepareScale(scale: string): Promise<PreparedScale> {
  * the load of others drifts over minutes; interleaving keeps it the same for the measurements
  * that are compared (our req/s to the ceiling's, medium's p50 to mainnet's).
  */
-async function measureAll(prepared: PreparedScale[]): Promise<ScaleResult[]> {
-  const pages = new Map<string, PageMeasurement[]>(prepared.map((p) => [p.scale, []]));
+async function measureAll(sampled: SampledScale[], services: RunningServer[], cache: 'off' | 'on', pages: Map<string, PageMeasurement[]>): Promise<void> {
   for (const id of scenarioIds) {
     for (const c of concurrencies) {
-      for (const p of prepared) {
-        const sc = p.scenarios.find((x) => x.id === id)!;
-        const real = await measure(p.service.url + sc.url, c);
-        const ceil = p.ceiling ? await measure(p.ceiling.url + sc.url, c) : null;
+      for (const [i, p] of sampled.entries()) {
+        const sc = p.scenarios.find((x) => x.id === id);
+        if (!sc) continue;
+        const service = services[i]!;
+        const { load: real, outcomes } = await measure(service.url, sc.urls, c, cache === 'on');
+        const ceil = p.ceiling ? (await measure(p.ceiling.url, sc.urls.slice(0, CEILING_URLS), c)).load : null;
         const { rows, bytes } = p.shape.get(sc.id)!;
-        pages.get(p.scale)!.push({ scenario: sc, concurrency: c, rows, bytes, real, ceiling: ceil });
+        const { urls, ...scenario } = sc;
+        pages.get(p.scale)!.push({ scenario, urls: urls.length, concurrency: c, cache, rows, bytes, real, ceiling: ceil, outcomes });
         log(
-          `${p.scale} ${sc.id} c=${c}: ${Math.round(real.reqPerSec)} req/s, p50 ${real.p50.toFixed(2)} ms, p99 ${real.p99.toFixed(2)} ms, ${real.errors} errors` +
+          `${p.scale} ${sc.id} c=${c} cache ${cache}: ${Math.round(real.reqPerSec)} req/s, p50 ${real.p50.toFixed(2)} ms, p99 ${real.p99.toFixed(2)} ms, ${real.errors} errors` +
+            (outcomes ? `, hits ${Math.round(100 * hitRatio(outcomes))}%` : '') +
             (ceil ? `; ceiling ${Math.round(ceil.reqPerSec)} req/s (${Math.round((100 * real.reqPerSec) / ceil.reqPerSec)}%)` : ''),
         );
       }
     }
   }
-  return prepared.map((p) => ({ scale: p.scale, ingest: p.ingest, discovered: p.discovered, pages: pages.get(p.scale)! }));
 }
 
 async function main(): Promise<void> {
@@ -266,26 +304,39 @@ async function main(): Promise<void> {
   const settings =
     (requests !== undefined ? `${requests} requests per measurement with fetch` : `${client}, ${duration} s per measurement after ${warmup} s of warm-up`) +
     `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
-    (responseCacheMb > 0
-      ? `response cache ${responseCacheMb} MiB (the chain does not move during the run, so repeated requests are hits)`
-      : 'no response cache (every request reaches the store)');
+    `${perScenario} distinct URLs per scenario at most, response cache ${caches.map((c) => (c === 'on' ? `on (${responseCacheMb} MiB; the chain does not move, so repeated URLs hit)` : 'off (every request reaches the store)')).join(', then ')}`;
   log(`${store}: ${machine}; ${versions}`);
 
-  // Ingest every scale first (one at a time), then serve them all and measure.
-  const prepared: PreparedScale[] = [];
-  let results: ScaleResult[];
+  // Ingest every scale first (one at a time); then, for each cache setting, serve them all and
+  // measure (the embedded store is one process's: one service per store at a time).
+  const ingested: IngestedScale[] = [];
+  let sampled: SampledScale[] = [];
+  const pages = new Map<string, PageMeasurement[]>(scales.map((s) => [s, []]));
   try {
-    for (const scale of scales) prepared.push(await prepareScale(scale));
-    results = await measureAll(prepared);
+    for (const scale of scales) ingested.push(await ingestScale(scale));
+    for (const cache of caches) {
+      const services: RunningServer[] = [];
+      try {
+        for (const scale of ingested) {
+          services.push(await startService([...scale.args, '--response-cache-mb', String(cache === 'on' ? responseCacheMb : 0)], logLevel));
+          log(`${scale.scale}: service with the cache ${cache} on ${services[services.length - 1]!.url}`);
+        }
+        if (sampled.length === 0) sampled = await Promise.all(ingested.map((scale, i) => sampleScale(scale, services[i]!)));
+        await measureAll(sampled, services, cache, pages);
+      } finally {
+        for (const s of services) await s.stop();
+      }
+    }
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
   }
+  const results: ScaleResult[] = sampled.map((p) => ({ scale: p.scale, ingest: p.ingest, population: p.population, pages: pages.get(p.scale)! }));
 
   const date = new Date().toISOString().slice(0, 10);
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
   const md = renderMarkdown(run);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}${responseCacheMb > 0 ? '' : '-uncached'}${client === 'wrk' ? '' : `-${client}`}`);
+  const base = join(outDir, `${date}-${store}${caches.includes('on') ? '' : '-uncached'}${client === 'wrk' ? '' : `-${client}`}`);
   writeFileSync(`${base}.md`, md);
   writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
   process.stdout.write(`${md}\n`);

@@ -1,10 +1,11 @@
-import type { Store } from '../src/db/store.js';
+import { distinctUrls, pick, type Population, type Rand } from './sample.js';
 
 /**
- * The requests measured. Ids, cursors and the team come from the store being measured, so
- * every scale asks the same questions of its own data: the middle referee, the referrer with
- * the most sets, the asset with the most summaries, a five-epoch range in the middle, the
- * largest team eligible for 30 epochs, and real cursors from the middle of each ordering.
+ * The requests measured. Each scenario is a kind of request (a page size, a filter), and each
+ * measurement of it runs a list of distinct URLs of that kind drawn from the store measured (see
+ * sample.ts): random cursors from a full walk of the ordering, random referees, referrers,
+ * teams, parties, assets and epoch ranges. So every scale asks the same kinds of questions of
+ * its own data, and a response cache only hits what real traffic would let it hit.
  */
 export interface Scenario {
   /** operation/name, e.g. referral-sets/first50; --scenarios selects on it. */
@@ -13,58 +14,97 @@ export interface Scenario {
   name: string;
   /** What it asks, for the table. */
   description: string;
-  /** Path and query. */
-  url: string;
+  /** Distinct URLs (path and query), in a shuffled order. */
+  urls: string[];
   /** The page size asked for (the target that applies depends on it). */
   pageSize: number;
 }
 
-export interface Discovered {
-  referee: string;
-  referrer: string;
-  asset: string;
-  fromEpoch: string;
-  toEpoch: string;
-  team: string;
-  /** Cursors from the middle of each operation's default ordering. */
-  middle: { referralSets: string; teamStats: string; summaries: string };
+const enc = encodeURIComponent;
+const SETS = '/api/v2/referral-sets';
+const SUMMARIES = '/api/v2/rewards/epoch/summaries';
+const stats = (team: string) => `/api/v2/teams/${team}/stats`;
+
+interface ScenarioKind {
+  operation: Scenario['operation'];
+  name: string;
+  description: string;
+  pageSize: number;
+  /** A random URL of this kind, or undefined when the data has none. */
+  url(p: Population, rand: Rand): string | undefined;
 }
 
-const ALL_SCENARIOS: readonly { operation: Scenario['operation']; name: string; description: string; pageSize: number; query: (d: Discovered) => string }[] = [
-  { operation: 'referral-sets', name: 'default', description: 'no parameters, 1,000 rows', pageSize: 1000, query: () => '' },
-  { operation: 'referral-sets', name: 'first50', description: 'first=50', pageSize: 50, query: () => 'pagination.first=50' },
-  { operation: 'referral-sets', name: 'deep50', description: 'first=50 after a cursor mid-data', pageSize: 50, query: (d) => `pagination.first=50&pagination.after=${enc(d.middle.referralSets)}` },
-  { operation: 'referral-sets', name: 'last50', description: 'last=50', pageSize: 50, query: () => 'pagination.last=50' },
-  { operation: 'referral-sets', name: 'referee', description: 'referee lookup', pageSize: 1000, query: (d) => `referee=${d.referee}` },
-  { operation: 'referral-sets', name: 'referrer', description: 'referrer filter', pageSize: 1000, query: (d) => `referrer=${d.referrer}` },
-  { operation: 'team-stats', name: 'default', description: 'largest team, no parameters: N=10, whole team', pageSize: 1000, query: () => '' },
-  { operation: 'team-stats', name: 'agg10', description: 'aggregationEpochs=10, first=200', pageSize: 200, query: () => 'aggregationEpochs=10&pagination.first=200' },
-  { operation: 'team-stats', name: 'agg30', description: 'aggregationEpochs=30, first=200', pageSize: 200, query: () => 'aggregationEpochs=30&pagination.first=200' },
-  { operation: 'team-stats', name: 'first50', description: 'first=50', pageSize: 50, query: () => 'pagination.first=50' },
-  { operation: 'team-stats', name: 'deep50', description: 'first=50 after a cursor mid-team', pageSize: 50, query: (d) => `pagination.first=50&pagination.after=${enc(d.middle.teamStats)}` },
-  { operation: 'team-stats', name: 'last50', description: 'last=50', pageSize: 50, query: () => 'pagination.last=50' },
-  { operation: 'summaries', name: 'default', description: 'no parameters, 1,000 rows', pageSize: 1000, query: () => '' },
-  { operation: 'summaries', name: 'first50', description: 'first=50', pageSize: 50, query: () => 'pagination.first=50' },
-  { operation: 'summaries', name: 'deep50', description: 'first=50 after a cursor mid-data', pageSize: 50, query: (d) => `pagination.first=50&pagination.after=${enc(d.middle.summaries)}` },
-  { operation: 'summaries', name: 'last50', description: 'last=50', pageSize: 50, query: () => 'pagination.last=50' },
-  { operation: 'summaries', name: 'asset', description: 'one asset, 1,000 rows', pageSize: 1000, query: (d) => `filter.assetIds=${d.asset}` },
-  { operation: 'summaries', name: 'epochs', description: 'five-epoch range', pageSize: 1000, query: (d) => `filter.fromEpoch=${d.fromEpoch}&filter.toEpoch=${d.toEpoch}` },
+/** A random element, or undefined of an empty list. */
+const any = <T>(rand: Rand, xs: readonly T[]): T | undefined => (xs.length === 0 ? undefined : pick(rand, xs));
+
+const ALL_SCENARIOS: readonly ScenarioKind[] = [
+  { operation: 'referral-sets', name: 'default', description: 'no page size (1,000 rows) after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.after=${enc(c)}`) },
+  { operation: 'referral-sets', name: 'first50', description: 'first=50 after a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.first=50&pagination.after=${enc(c)}`) },
+  { operation: 'referral-sets', name: 'last50', description: 'last=50 before a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.last=50&pagination.before=${enc(c)}`) },
+  { operation: 'referral-sets', name: 'referee', description: 'a random referee', pageSize: 1000, url: (p, r) => with1(any(r, p.keys.referees), (x) => `${SETS}?referee=${x}`) },
+  { operation: 'referral-sets', name: 'referrer', description: 'a random referrer', pageSize: 1000, url: (p, r) => with1(any(r, p.keys.referrers), (x) => `${SETS}?referrer=${x}`) },
+  { operation: 'team-stats', name: 'default', description: 'a random team, no parameters (N=10, 1,000 rows), after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.after=${enc(c.cursor)}`) },
+  { operation: 'team-stats', name: 'agg10', description: 'aggregationEpochs=10, first=200, a random team and cursor', pageSize: 200, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?aggregationEpochs=10&pagination.first=200&pagination.after=${enc(c.cursor)}`) },
+  {
+    operation: 'team-stats',
+    name: 'agg30',
+    description: 'aggregationEpochs=30, first=200, a random team listed for 30 epochs (none: for 10, whose pages are then empty) and cursor',
+    pageSize: 200,
+    url: (p, r) => {
+      const team = any(r, p.keys.teams30.length > 0 ? p.keys.teams30 : p.keys.teams10);
+      if (team === undefined) return undefined;
+      const c = any(r, cursorsOfTeam(p).get(team) ?? []);
+      return `${stats(team)}?aggregationEpochs=30&pagination.first=200${c ? `&pagination.after=${enc(c.cursor)}` : ''}`;
+    },
+  },
+  { operation: 'team-stats', name: 'first50', description: 'first=50, a random team and cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.first=50&pagination.after=${enc(c.cursor)}`) },
+  { operation: 'team-stats', name: 'last50', description: 'last=50, a random team and cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.last=50&pagination.before=${enc(c.cursor)}`) },
+  { operation: 'team-stats', name: 'party', description: 'a random member of a random team', pageSize: 1, url: (p, r) => with1(any(r, p.keys.parties), (x) => `${stats(x.team)}?partyId=${x.party}`) },
+  { operation: 'summaries', name: 'default', description: 'no page size (1,000 rows) after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.after=${enc(c)}`) },
+  { operation: 'summaries', name: 'first50', description: 'first=50 after a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.first=50&pagination.after=${enc(c)}`) },
+  { operation: 'summaries', name: 'last50', description: 'last=50 before a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.last=50&pagination.before=${enc(c)}`) },
+  {
+    operation: 'summaries',
+    name: 'asset',
+    description: 'a random asset, 1,000 rows after a random cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.keys.assets), (a) => `${SUMMARIES}?filter.assetIds=${a}${p.cursors.summaries.length > 0 ? `&pagination.after=${enc(pick(r, p.cursors.summaries))}` : ''}`),
+  },
+  {
+    operation: 'summaries',
+    name: 'epochs',
+    description: 'a random range of 1 to 10 epochs',
+    pageSize: 1000,
+    url: (p, r) => {
+      if (p.keys.maxEpoch < 1) return undefined;
+      const from = 1 + Math.floor(r() * p.keys.maxEpoch);
+      return `${SUMMARIES}?filter.fromEpoch=${from}&filter.toEpoch=${from + Math.floor(r() * 10)}`;
+    },
+  },
 ];
 
-export const SCENARIO_IDS: readonly string[] = ALL_SCENARIOS.map((s) => `${s.operation}/${s.name}`);
+const byTeam = new WeakMap<Population, Map<string, Population['cursors']['teamStats']>>();
 
-const enc = encodeURIComponent;
-
-export function operationPath(operation: Scenario['operation'], d: Pick<Discovered, 'team'>): string {
-  switch (operation) {
-    case 'referral-sets':
-      return '/api/v2/referral-sets';
-    case 'team-stats':
-      return `/api/v2/teams/${d.team}/stats`;
-    case 'summaries':
-      return '/api/v2/rewards/epoch/summaries';
+/** The team statistics cursors of each team (grouped once per population). */
+function cursorsOfTeam(p: Population): Map<string, Population['cursors']['teamStats']> {
+  let m = byTeam.get(p);
+  if (!m) {
+    m = new Map();
+    for (const c of p.cursors.teamStats) {
+      const list = m.get(c.team);
+      if (list) list.push(c);
+      else m.set(c.team, [c]);
+    }
+    byTeam.set(p, m);
   }
+  return m;
 }
+
+function with1<T>(x: T | undefined, f: (x: T) => string): string | undefined {
+  return x === undefined ? undefined : f(x);
+}
+
+export const SCENARIO_IDS: readonly string[] = ALL_SCENARIOS.map((s) => `${s.operation}/${s.name}`);
 
 /**
  * The scenarios selected by `patterns` (each a scenario id, an operation, or a name such as
@@ -78,63 +118,26 @@ export function selectScenarioIds(patterns: readonly string[]): string[] {
   return selected;
 }
 
-export function buildScenarios(ids: readonly string[], d: Discovered): Scenario[] {
-  return ALL_SCENARIOS.filter((s) => ids.includes(`${s.operation}/${s.name}`)).map((s) => {
-    const query = s.query(d);
-    return {
-      id: `${s.operation}/${s.name}`,
-      operation: s.operation,
-      name: s.name,
-      description: s.description,
-      url: operationPath(s.operation, d) + (query ? `?${query}` : ''),
-      pageSize: s.pageSize,
-    };
-  });
-}
-
-/** Ids and the team, read from the store (before the server opens it). */
-export async function discoverIds(store: Store): Promise<Omit<Discovered, 'middle'>> {
-  const one = async (sql: string, params: (string | number)[] = []) => (await store.query<{ v: string | null }>(sql, params))[0]?.v ?? '';
-  const referees = Number(await one(`SELECT count(*)::text AS v FROM referral_set_referees`));
-  const referee = await one(`SELECT encode(referee, 'hex') AS v FROM referral_set_referees ORDER BY referee OFFSET $1 LIMIT 1`, [Math.floor(referees / 2)]);
-  const referrer = await one(`SELECT encode(referrer, 'hex') AS v FROM referral_sets GROUP BY referrer ORDER BY count(*) DESC, referrer LIMIT 1`);
-  const asset = await one(`SELECT encode(asset_id, 'hex') AS v FROM epoch_reward_summaries GROUP BY asset_id ORDER BY count(*) DESC, asset_id LIMIT 1`);
-  const maxEpoch = BigInt((await one(`SELECT coalesce(max(epoch), 0)::text AS v FROM epoch_reward_summaries`)) || '0');
-  const fromEpoch = maxEpoch / 2n;
-  const last = (await one(`SELECT coalesce(last_ended_epoch, 0)::text AS v FROM chain_head`)) || '0';
-  // The team with the most parties in the last 10 epochs among those with statistics in each of
-  // the last 30 (so that aggregationEpochs=30 answers a page), else among all teams.
-  const team = async (eligibleEpochs: number) =>
-    one(
-      `WITH eligible AS (SELECT team_id FROM team_epochs WHERE epoch BETWEEN $1::bigint - $2::bigint + 1 AND $1::bigint
-                          GROUP BY team_id HAVING count(*) = $2::bigint)
-       SELECT encode(tp.team_id, 'hex') AS v FROM team_parties AS tp JOIN eligible USING (team_id)
-        WHERE tp.last_epoch >= $1::bigint - 9 GROUP BY tp.team_id ORDER BY count(*) DESC, tp.team_id LIMIT 1`,
-      [last, eligibleEpochs],
-    );
-  return {
-    referee,
-    referrer,
-    asset,
-    fromEpoch: String(fromEpoch),
-    toEpoch: String(fromEpoch + 4n),
-    team: (await team(30)) || (await team(10)),
-  };
-}
-
-/** A real cursor from the middle of an ordering: walks it in pages of 5,000 over HTTP. */
-export async function middleCursor(baseUrl: string, path: string): Promise<string> {
-  const cursors: string[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const url = `${baseUrl}${path}?pagination.first=5000${after ? `&pagination.after=${enc(after)}` : ''}`;
-    const res = await fetch(url);
-    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
-    const body = (await res.json()) as Record<string, { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }>;
-    const page = Object.values(body)[0]!;
-    for (const e of page.edges) cursors.push(e.cursor);
-    if (!page.pageInfo.hasNextPage) break;
-    after = page.pageInfo.endCursor;
+/** The selected scenarios, each with up to `perScenario` distinct URLs (fewer where the data has fewer; none: left out). */
+export function buildScenarios(ids: readonly string[], p: Population, perScenario: number, rand: Rand): Scenario[] {
+  const out: Scenario[] = [];
+  for (const s of ALL_SCENARIOS) {
+    if (!ids.includes(`${s.operation}/${s.name}`)) continue;
+    const first = s.url(p, rand);
+    if (first === undefined) continue;
+    const urls = distinctUrls(perScenario, () => s.url(p, rand)!);
+    out.push({ id: `${s.operation}/${s.name}`, operation: s.operation, name: s.name, description: s.description, urls, pageSize: s.pageSize });
   }
-  return cursors[Math.floor(cursors.length / 2)] ?? '';
+  return out;
+}
+
+/**
+ * n distinct URLs mixed from every scenario, in turn, for a load of many kinds of request at once
+ * (bench/live.ts, bench/replica.ts); the scenarios with the fewest URLs run out first.
+ */
+export function mixedUrls(p: Population, n: number, rand: Rand): string[] {
+  const kinds = ALL_SCENARIOS.filter((s) => s.url(p, rand) !== undefined);
+  const urls = new Set<string>();
+  for (let tries = 0; urls.size < n && tries < n * 20; tries++) urls.add(kinds[tries % kinds.length]!.url(p, rand)!);
+  return [...urls];
 }

@@ -40,7 +40,7 @@ const env = { ...process.env };
 const testsPostgres = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',').includes('postgres');
 let cluster;
 if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
-  const { createPgCluster } = await tsImport('../test/helpers/pg-cluster.ts', import.meta.url);
+  const { createPgCluster } = await tsImport('./pg-cluster.ts', import.meta.url);
   cluster = await createPgCluster();
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();

@@ -28,7 +28,7 @@ function run(args: string[]): Promise<CliResult> {
 // The server when the suite has it (quicker to start than PGlite), else PGlite.
 const store = STORE_KINDS.includes('postgres') ? 'postgres' : 'pglite';
 
-test(`bench harness on a small chain (${store}): every scenario row, ceiling ratios, results file`, { timeout: 120_000 }, async () => {
+test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, { timeout: 120_000 }, async () => {
   const out = join(work, 'results');
   const res = await run([
     '--store', store,
@@ -36,6 +36,7 @@ test(`bench harness on a small chain (${store}): every scenario row, ceiling rat
     '--scales', 'small',
     '--requests', '5',
     '--concurrency', '1,2',
+    '--urls', '20',
     '--cache', join(work, 'cache'),
     '--out', out,
     '--log-level', 'warn',
@@ -45,12 +46,17 @@ test(`bench harness on a small chain (${store}): every scenario row, ceiling rat
   assert.match(res.stdout, /\| small \| [\d,]+ \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \|/);
   for (const id of SCENARIO_IDS) {
     for (const c of [1, 2]) {
-      const row = res.stdout.split('\n').find((l) => l.startsWith(`| ${id}: `) && l.split(' | ')[1] === String(c));
-      assert.ok(row, `no row for ${id} c=${c} in\n${res.stdout}`);
-      // rows, req/s, p50, p99, errors (none), ceiling ratio.
-      assert.match(row, /\| [\d,]+ \| [\d,]+ \| [\d.]+ \| [\d.]+ \| 0 \| \d+% \|$/, row);
+      for (const cache of ['off', 'on']) {
+        const row = res.stdout.split('\n').find((l) => l.startsWith(`| ${id}: `) && l.split(' | ')[1] === String(c) && l.split(' | ')[2] === cache);
+        assert.ok(row, `no row for ${id} c=${c} cache ${cache} in\n${res.stdout}`);
+        // URLs (20 distinct, or as many as the small chain has), rows, req/s, p50, p99, errors (none), hits (with the cache on), ceiling ratio.
+        assert.match(row, new RegExp(`\\| \\d+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| [\\d.]+ \\| 0 \\| ${cache === 'on' ? '\\d+%' : '-'} \\| \\d+% \\|$`), row);
+      }
     }
   }
+  // Every scenario drew its 20 distinct URLs from the small chain but the few-keyed ones.
+  const urlCounts = new Map(res.stdout.split('\n').filter((l) => l.startsWith('| ')).map((l) => [l.split(': ')[0]!.slice(2), Number(l.split(' | ')[3])]));
+  for (const id of ['referral-sets/first50', 'summaries/default', 'team-stats/first50']) assert.equal(urlCounts.get(id), 20, id);
   const files = readdirSync(out).sort();
   assert.deepEqual(files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')), [`${store}.json`, `${store}.md`]);
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
@@ -59,15 +65,18 @@ test(`bench harness on a small chain (${store}): every scenario row, ceiling rat
 test('bench report: targets and medium → mainnet p50 growth', () => {
   const load = (reqPerSec: number, p50: number, p99: number) => ({ requests: 100, seconds: 1, reqPerSec, p50, p99, errors: 0 });
   const page = (id: string, pageSize: number, rows: number, p50: number): PageMeasurement => ({
-    scenario: { id, operation: 'referral-sets', name: id.split('/')[1]!, description: id, url: '/', pageSize },
+    scenario: { id, operation: 'referral-sets', name: id.split('/')[1]!, description: id, pageSize },
+    urls: 1000,
     concurrency: 32,
+    cache: 'off',
+    outcomes: null,
     rows,
     bytes: rows * 100,
     real: load(1000, p50, p50 * 2),
     ceiling: load(1500, 0.1, 0.2),
   });
   const ingest = { events: 1_000_000, seconds: 10, eventsPerSec: 100_000, peakRssMiB: 200, fileMiB: 500, reused: false };
-  const discovered = { referee: '', referrer: '', asset: '', fromEpoch: '0', toEpoch: '4', team: '', middle: { referralSets: '', teamStats: '', summaries: '' } };
+  const population = { referees: 10 };
   const run: RunResult = {
     store: 'postgres',
     date: '2026-01-01',
@@ -75,20 +84,20 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
     versions: 'test',
     settings: 'test',
     scales: [
-      { scale: 'medium', ingest, discovered, pages: [page('referral-sets/first50', 50, 50, 2), page('referral-sets/default', 1000, 1000, 4), page('team-stats/default', 1000, 200, 2)] },
-      { scale: 'mainnet', ingest: { ...ingest, eventsPerSec: 40_000 }, discovered, pages: [page('referral-sets/first50', 50, 50, 4), page('referral-sets/default', 1000, 1000, 5), page('team-stats/default', 1000, 800, 6)] },
+      { scale: 'medium', ingest, population, pages: [page('referral-sets/first50', 50, 50, 2), page('referral-sets/default', 1000, 1000, 4), page('team-stats/default', 1000, 200, 2)] },
+      { scale: 'mainnet', ingest: { ...ingest, eventsPerSec: 40_000 }, population, pages: [page('referral-sets/first50', 50, 50, 4), page('referral-sets/default', 1000, 1000, 5), page('team-stats/default', 1000, 800, 6)] },
     ],
   };
   const md = renderMarkdown(run);
   assert.match(md, /- met: ingest medium: 100,000 events\/s/);
   assert.match(md, /- \*\*missed\*\*: ingest mainnet: 40,000 events\/s/);
-  assert.match(md, /- met: medium referral-sets\/first50 c=32: p99 4.00 ms/);
-  assert.match(md, /- met: medium referral-sets\/default c=32: 67% of its ceiling/);
-  assert.match(md, /- \*\*missed\*\*: p50 medium→mainnet referral-sets\/first50 c=32: ×2.00/);
-  assert.match(md, /- met: p50 medium→mainnet referral-sets\/default c=32: ×1.25/);
+  assert.match(md, /- met: medium referral-sets\/first50 c=32 cache off: p99 4.00 ms/);
+  assert.match(md, /- met: medium referral-sets\/default c=32 cache off: 67% of its ceiling/);
+  assert.match(md, /- \*\*missed\*\*: p50 medium→mainnet referral-sets\/first50 c=32 cache off: ×2.00/);
+  assert.match(md, /- met: p50 medium→mainnet referral-sets\/default c=32 cache off: ×1.25/);
   // A page that holds more rows at the larger scale is compared per row.
-  assert.match(md, /- met: p50 per row medium→mainnet team-stats\/default c=32: ×0.75 \(200 → 800 rows/);
-  assert.match(md, /\| referral-sets\/first50: referral-sets\/first50 \| 32 \| 50 \| 1,000 \| 2.00 \| 4.00 \| 0 \| 67% \| 50 \| 1,000 \| 4.00 \| 8.00 \| 0 \| 67% \| ×2.00 \|/);
+  assert.match(md, /- met: p50 per row medium→mainnet team-stats\/default c=32 cache off: ×0.75 \(200 → 800 rows/);
+  assert.match(md, /\| referral-sets\/first50: referral-sets\/first50 \| 32 \| off \| 1,000 \| 50 \| 1,000 \| 2.00 \| 4.00 \| 0 \| - \| 67% \| 1,000 \| 50 \| 1,000 \| 4.00 \| 8.00 \| 0 \| - \| 67% \| ×2.00 \|/);
 });
 
 test('bench load: autocannon for a second against a trivial server, latencies in fractional ms', { timeout: 20_000 }, async () => {
@@ -96,7 +105,7 @@ test('bench load: autocannon for a second against a trivial server, latencies in
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 2, duration: 1 });
+    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls: ['/'], connections: 2, duration: 1 });
     assert.ok(r.requests > 100 && r.errors === 0, JSON.stringify(r));
     assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50 && !Number.isInteger(r.p50), JSON.stringify(r));
   } finally {
@@ -116,12 +125,33 @@ test('bench load: wrk for a second against a trivial server, its report read in 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 2, duration: 1, headers: { 'accept-encoding': 'gzip' }, client: 'wrk' });
+    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls: ['/'], connections: 2, duration: 1, headers: { 'accept-encoding': 'gzip' }, client: 'wrk' });
     assert.ok(r.requests > 100 && Math.abs(r.requests - served) <= 2, `${JSON.stringify(r)}, served ${served}`);
     assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, JSON.stringify(r));
     assert.ok(Math.abs(r.reqPerSec * r.seconds - (r.requests - r.errors)) < 1, JSON.stringify(r));
     assert.ok(r.seconds > 0.9 && r.seconds < 2, JSON.stringify(r));
     assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50, JSON.stringify(r));
+  } finally {
+    server.close();
+  }
+});
+
+test('bench load: wrk sends the URLs of the list in the order given, from two threads', { timeout: 20_000 }, async () => {
+  assert.ok(wrkInstalled(), 'wrk is missing: apt-get install -y wrk (.ci/run does)');
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
+    seen.set(req.url!, (seen.get(req.url!) ?? 0) + 1);
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const urls = ['/a?x=1&y=%2F', '/b', '/never'];
+    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls, order: [0, 0, 1], connections: 4, duration: 1, client: 'wrk' });
+    assert.equal(r.errors, 0);
+    assert.deepEqual([...seen.keys()].sort(), ['/a?x=1&y=%2F', '/b']);
+    const share = seen.get('/a?x=1&y=%2F')! / (seen.get('/a?x=1&y=%2F')! + seen.get('/b')!);
+    assert.ok(Math.abs(share - 2 / 3) < 0.02, `share of /a: ${share}`);
   } finally {
     server.close();
   }

@@ -1,7 +1,8 @@
+import { parseHeadState, type HeadState } from './read-models.js';
 import { ROLE_COLUMNS, roleOf, type RoleRow, type RoleState, type ServerRole } from './server-role.js';
 import type { Store } from './store.js';
 
-/** The channel migration 004's trigger announces chain head changes on. */
+/** The channel migration 004's trigger announces chain head changes on (with migration 011's state). */
 export const CHAIN_HEAD_CHANNEL = 'epochview_head';
 
 /**
@@ -27,8 +28,8 @@ export interface HeadWatchOptions {
 }
 
 /**
- * Tells onHead the height of the store's chain head whenever it changes, as text; null while
- * it is not known (no head at all, or the store cannot tell). On a primary (and PGlite), notices
+ * Tells onHead the store's chain head and read model versions whenever they change; null while
+ * they are not known (no head at all, or the store cannot tell). On a primary (and PGlite), notices
  * of the store tell at once; the head is also read when listening starts (after LISTEN, so no
  * change between the two goes unheard) and every recheckMs, and it is unknown while not
  * listening. A read that a notice overtook is dropped, since the notice is newer. On a hot
@@ -36,12 +37,12 @@ export interface HeadWatchOptions {
  * so a standby promoted to primary starts listening, and a server that became a standby stops.
  * Resolves once the head was first read (or that failed); stop with the returned function.
  */
-export async function watchChainHead(store: Store, onHead: (height: string | null) => void, opts: HeadWatchOptions = {}): Promise<() => Promise<void>> {
+export async function watchChainHead(store: Store, onHead: (state: HeadState | null) => void, opts: HeadWatchOptions = {}): Promise<() => Promise<void>> {
   const recheckMs = opts.recheckMs ?? HEAD_RECHECK_MS;
   const pollMs = opts.standbyPollMs ?? STANDBY_POLL_MS;
   // PGlite is in this process: always the primary, and its notices are never lost.
   const hasRole = store.kind === 'postgres';
-  const sql = `SELECT (SELECT height::text FROM chain_head) AS height${hasRole ? `, ${ROLE_COLUMNS}` : ''}`;
+  const sql = `SELECT chain_head_state() AS state${hasRole ? `, ${ROLE_COLUMNS}` : ''}`;
   let mode: ServerRole | 'unknown' = hasRole ? 'unknown' : 'primary';
   // Counts notices, connection and role changes; a read is only believed if none came while it ran.
   let changes = 0;
@@ -53,7 +54,7 @@ export async function watchChainHead(store: Store, onHead: (height: string | nul
 
   const read = async (): Promise<void> => {
     const at = changes;
-    const row = await store.query<{ height: string | null } & RoleRow>(sql).then(
+    const row = await store.query<{ state: string | null } & RoleRow>(sql).then(
       (rows) => rows[0],
       () => undefined, // The store's failures reach the requests themselves.
     );
@@ -70,19 +71,19 @@ export async function watchChainHead(store: Store, onHead: (height: string | nul
         changes++;
         if (mode === 'standby') {
           await stopListen();
-          onHead(row.height);
+          onHead(parseHeadState(row.state));
         } else await startListen(); // Its first read tells the head.
         return;
       }
     }
-    if (at === changes && (mode === 'standby' || listening)) onHead(row.height);
+    if (at === changes && (mode === 'standby' || listening)) onHead(parseHeadState(row.state));
   };
 
   const startListen = async (): Promise<void> => {
     stopListening = await store.listen(CHAIN_HEAD_CHANNEL, {
       onNotify(payload) {
         changes++;
-        onHead(payload === '' ? null : payload);
+        onHead(parseHeadState(payload));
       },
       onListening(now) {
         changes++;

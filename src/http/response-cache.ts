@@ -1,3 +1,4 @@
+import type { AnswerSource, HeadState } from '../db/read-models.js';
 import type { ChainHead } from '../pagination/page-sql.js';
 import { gzipAsync } from './compression.js';
 
@@ -15,25 +16,40 @@ const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Entry {
   answer: Answer;
+  /** What it is made of: it goes when a block changes any of them. */
+  sources: readonly AnswerSource[];
   /** Counted against maxBytes: body, URL, overhead, and the gzipped body once made. */
   bytes: number;
   gzipped?: Promise<Buffer>;
 }
 
+/** The versions of the sources in a state. */
+function stampOf(sources: readonly AnswerSource[], state: HeadState): string {
+  return sources.map((s) => state.versions[s]).join(' ');
+}
+
 /**
- * The answers of API requests by URL, for as long as the chain head stays where it was: the
- * read models change only when a block is applied, and every answer carries the head height it
- * was read at (its X-Block-Height, read in the same snapshot as its rows). So an answer is kept
- * only when that height is the current head, and all entries go when the head moves. The head
- * comes from the store's notices (watchChainHead); while it is unknown nothing is cached or
- * served from the cache.
+ * The answers of API requests by URL, for as long as the read models they are made of stay as
+ * they were. Ingestion records for each read model the height of the last block that changed
+ * it, and the store announces the head with those versions (watchChainHead); each operation
+ * names the models it reads. An entry is dropped when a block changes any of its models; a
+ * block that changes none of them leaves it, and it is then served as the answer at the current
+ * head, with that head's height and time. While the head is unknown nothing is cached or served
+ * from the cache.
+ *
+ * An answer carries the height it was read at (its X-Block-Height, read in the same snapshot as
+ * its rows). It is kept only when it is the answer at the current head: read at that height, or
+ * earlier but after the last change of each model it reads. An answer read after a block whose
+ * notice has not come yet is not kept.
  *
  * Identical requests arriving while one is being computed share its result, so a burst after a
  * block costs the store one query per distinct URL. The entries are bounded by maxBytes, least
  * recently used first out.
  */
 export class ResponseCache {
-  private head: string | null = null;
+  private state: HeadState | null = null;
+  /** The current head as answers carry it. */
+  private head: ChainHead | null = null;
   private readonly entries = new Map<string, Entry>();
   private entriesBytes = 0;
   private readonly inflight = new Map<string, Promise<Answer>>();
@@ -48,18 +64,33 @@ export class ResponseCache {
     return { bytes: this.entriesBytes, entries: this.entries.size };
   }
 
-  /** The store's chain head moved or became unknown (null): every entry is stale. */
-  setHead(height: string | null): void {
-    if (height === this.head) return;
-    this.head = height;
-    this.entries.clear();
-    this.entriesBytes = 0;
+  /**
+   * The store's head and versions moved, or became unknown (null): the entries of the models
+   * that changed go. All go when the head is unknown or went back (another chain, say).
+   */
+  setHead(state: HeadState | null): void {
+    const previous = this.state;
+    this.state = state;
+    this.head = state && { height: state.height, time: state.time };
+    if (state === null || previous === null || BigInt(state.height) < BigInt(previous.height)) {
+      this.entries.clear();
+      this.entriesBytes = 0;
+      return;
+    }
+    const changed = (Object.keys(state.versions) as AnswerSource[]).filter((s) => state.versions[s] !== previous.versions[s]);
+    if (changed.length === 0) return;
+    for (const [url, entry] of this.entries) {
+      if (entry.sources.some((s) => changed.includes(s))) {
+        this.entries.delete(url);
+        this.entriesBytes -= entry.bytes;
+      }
+    }
   }
 
-  /** The answer for url: cached, shared with an identical request in flight, or compute()d. */
-  answer(url: string, compute: () => Promise<Answer>): Promise<Answer> {
-    const head = this.head;
-    if (this.maxBytes <= 0 || head === null) {
+  /** The answer for url, made of `sources`: cached, shared with an identical request in flight, or compute()d. */
+  answer(url: string, sources: readonly AnswerSource[], compute: () => Promise<Answer>): Promise<Answer> {
+    const state = this.state;
+    if (this.maxBytes <= 0 || state === null) {
       this.observe('bypass');
       return compute();
     }
@@ -69,20 +100,18 @@ export class ResponseCache {
       this.entries.delete(url);
       this.entries.set(url, hit);
       this.observe('hit');
-      return Promise.resolve(hit.answer);
+      return Promise.resolve({ body: hit.answer.body, head: this.head });
     }
-    // Keyed by head too: a request arriving after a block must not join one that began before it.
-    const flightKey = `${head} ${url}`;
+    // Keyed by the versions too: a request arriving after a block that changed its models must
+    // not join one that began before it.
+    const flightKey = `${stampOf(sources, state)} ${url}`;
     const flight = this.inflight.get(flightKey);
     if (flight) {
       this.observe('shared');
       return flight;
     }
     this.observe('miss');
-    const computing = compute().then((answer) => {
-      this.keep(url, answer);
-      return answer;
-    });
+    const computing = compute().then((answer) => this.keep(url, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);
@@ -97,7 +126,7 @@ export class ResponseCache {
    */
   gzipped(url: string, answer: Answer): Promise<Buffer> {
     const entry = this.entries.get(url);
-    if (entry?.answer !== answer) return gzipAsync(answer.body);
+    if (entry?.answer.body !== answer.body) return gzipAsync(answer.body);
     entry.gzipped ??= gzipAsync(answer.body).then(
       (gz) => {
         if (this.entries.get(url) === entry) {
@@ -115,15 +144,17 @@ export class ResponseCache {
     return entry.gzipped;
   }
 
-  private keep(url: string, answer: Answer): void {
-    // An answer read before a block whose notice came since, or after one whose notice has not
-    // come yet, is not the current head's.
-    if (answer.head === null || answer.head.height !== this.head) return;
+  /** Keeps the answer if it is the current head's, and returns what is kept. */
+  private keep(url: string, sources: readonly AnswerSource[], answer: Answer): Answer | undefined {
+    const state = this.state;
+    if (answer.head === null || state === null || !isAnswerAt(state, sources, BigInt(answer.head.height))) return undefined;
     const bytes = answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.maxBytes || this.entries.has(url)) return;
-    this.entries.set(url, { answer, bytes });
+    if (bytes > this.maxBytes || this.entries.has(url)) return undefined;
+    const kept = { body: unpooled(answer.body), head: answer.head };
+    this.entries.set(url, { answer: kept, sources, bytes });
     this.entriesBytes += bytes;
     this.evict();
+    return kept;
   }
 
   /** Least recently used entries out until the bound holds. */
@@ -134,4 +165,25 @@ export class ResponseCache {
       this.entriesBytes -= entry.bytes;
     }
   }
+}
+
+/**
+ * The bytes in memory of their own. A small Buffer made from a string is a slice of an 8 KiB
+ * pool shared with other allocations: kept for long, it would hold the whole slab, and the
+ * memory held would be up to 8 KiB per entry beyond what the bound counts.
+ */
+function unpooled(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const own = Buffer.allocUnsafeSlow(body.length);
+  body.copy(own);
+  return own;
+}
+
+/**
+ * Whether an answer read at `height` is the answer at the state's head: not read after it (a
+ * block whose notice has not come yet may have changed it), and none of its sources changed
+ * since it was read. ('chain-head' changes at every height: its answers must be read at the head.)
+ */
+function isAnswerAt(state: HeadState, sources: readonly AnswerSource[], height: bigint): boolean {
+  return height <= BigInt(state.height) && sources.every((s) => BigInt(state.versions[s]) <= height);
 }

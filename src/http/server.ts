@@ -171,7 +171,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       if (opts.startup?.waitingFor() !== undefined) return sendError(reply, unavailable(), isPrettyUrl(url));
       try {
         const answer = await withDeadline(
-          cache.answer(url, () => compute(url, request.params as Record<string, string>)),
+          cache.answer(url, op.reads, () => compute(url, request.params as Record<string, string>)),
           limits.requestTimeoutMs,
         );
         if (answer.head) reply.header('x-block-height', answer.head.height).header('x-block-timestamp', answer.head.time);
@@ -231,7 +231,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // The cache follows the store's chain head while the server runs (and the role metrics the
   // server's role). Its head reads go to the store as given: when the caller timed it already
   // (serve does), they are counted too.
-  const watch = () => watchChainHead(opts.store, (height) => cache.setHead(height), { onRole: metrics.onRole });
+  const watch = () => watchChainHead(opts.store, (state) => cache.setHead(state), { onRole: metrics.onRole });
   if (opts.startup) {
     // Not awaited: the server listens while the store is still coming up (and may close first).
     let closed = false;

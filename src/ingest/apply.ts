@@ -1,13 +1,15 @@
+import type { ReadModel } from '../db/read-models.js';
 import type { Queryable } from '../db/store.js';
 import type { ChainEvent } from '../sources/events.js';
 import type { Block } from './blocks.js';
 import { batchProjections } from './projections/index.js';
-import type { EventHandlers } from './projections/projection.js';
+import type { EventHandlers, Projection } from './projections/projection.js';
 
 /**
  * Applies a batch of whole blocks to the read models inside the caller's transaction: every
  * projection notes the keys the batch's events touch, preloads them, folds the events in chain
- * order, and writes its rows (see Projection).
+ * order, and writes its rows (see Projection). The read models it changed get the batch's last
+ * height as their version, before the chain head is written (its trigger announces both).
  */
 export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Promise<void> {
   const last = blocks[blocks.length - 1];
@@ -16,7 +18,27 @@ export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Prom
   forEachEvent(blocks, projections.map((p) => p.touches));
   for (const p of projections) await p.preload?.(tx);
   forEachEvent(blocks, projections.map((p) => p.folds));
+  await recordVersions(tx, changedModels(blocks, projections), last.height);
   for (const p of projections) await p.write(tx, last);
+}
+
+/**
+ * The read models of the projections that fold any event of the blocks. A fold may leave its
+ * model as it was (an epoch's start, a reward outside every team): the version then moves all
+ * the same, which only costs cached answers, never keeps a stale one.
+ */
+function changedModels(blocks: readonly Block[], projections: readonly Projection[]): ReadModel[] {
+  const kinds = new Set(blocks.flatMap((b) => b.events.map((e) => e.kind)));
+  return [...new Set(projections.filter((p) => Object.keys(p.folds).some((k) => kinds.has(k as ChainEvent['kind']))).map((p) => p.model))];
+}
+
+async function recordVersions(tx: Queryable, models: readonly ReadModel[], height: bigint): Promise<void> {
+  if (models.length === 0) return;
+  await tx.query(
+    `INSERT INTO read_model_versions (model, height) SELECT m, $2 FROM unnest($1::text[]) AS m
+     ON CONFLICT (model) DO UPDATE SET height = excluded.height`,
+    [models, String(height)],
+  );
 }
 
 type Handler = (e: ChainEvent) => void;

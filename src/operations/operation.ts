@@ -1,5 +1,6 @@
 import type { SchemaObject } from '../contract/openapi.js';
 import type { FieldSpec } from '../contract/query.js';
+import type { AnswerSource } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
 import type { ChainHead } from '../pagination/page-sql.js';
 
@@ -40,6 +41,11 @@ export interface PathParameter {
 export interface Operation {
   /** The operation's name (operationId after the tag), in logs and metrics. */
   name: string;
+  /**
+   * The read models its answers are made of (and 'chain-head' when an answer shows the head): a
+   * cached answer stays valid while none of them changes.
+   */
+  reads: readonly AnswerSource[];
   /** Route path in the HTTP router's syntax, e.g. /api/v2/teams/:teamId/stats. */
   path: string;
   /** The OpenAPI tag it is listed under. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { createPgCluster, freePort, type PgCluster } from '../helpers/pg-cluster.js';
+import { createPgCluster, freePort, type PgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { createPgCluster, createStandby, embeddedBinaries, type PgCluster } from '../helpers/pg-cluster.js';
+import { createPgCluster, createStandby, embeddedBinaries, type PgCluster } from '../../scripts/pg-cluster.js';
 import { eventually } from '../helpers/serve.js';
 
 async function one(url: string, sql: string): Promise<Record<string, unknown> | undefined> {

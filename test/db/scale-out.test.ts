@@ -16,7 +16,7 @@ import { openStore } from '../../src/db/open.js';
 import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
 import { runCli } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
-import { createPgCluster, createStandby, type PgCluster } from '../helpers/pg-cluster.js';
+import { createPgCluster, createStandby, type PgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';

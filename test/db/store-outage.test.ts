@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
-import { createPgCluster } from '../helpers/pg-cluster.js';
+import { createPgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, sample, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';

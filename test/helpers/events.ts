@@ -26,3 +26,38 @@ export const payout = (epoch: string, asset: string, amount: string, rewardType 
   type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
   rewardPayout: { party: hex('ee'), epochSeq: epoch, asset, amount, percentOfTotalReward: '1', timestamp: '1', rewardType, lockedUntilEpoch: '0', quantumAmount: amount, ...extra },
 });
+
+export const teamCreated = (teamId: string, referrer: string, name: string, createdAt: string, atEpoch: string) => ({
+  type: 'BUS_EVENT_TYPE_TEAM_CREATED',
+  teamCreated: { teamId, referrer, name, teamUrl: '', avatarUrl: '', createdAt, closed: false, atEpoch, allowList: [] },
+});
+
+export const refereeJoinedTeam = (teamId: string, referee: string, atEpoch: string) => ({
+  type: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM',
+  refereeJoinedTeam: { teamId, referee, joinedAt: '1700000000000000000', atEpoch },
+});
+
+/** Team statistics of one team at an epoch: each party with its notional volume. */
+export const teamsStats = (atEpoch: string, teamId: string, volumes: Record<string, string>) => ({
+  type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
+  teamsStatsUpdated: { atEpoch, stats: [{ teamId, membersStats: Object.entries(volumes).map(([partyId, notionalVolume]) => ({ partyId, notionalVolume })) }] },
+});
+
+export const epochEvent = (seq: string, action: 'EPOCH_ACTION_START' | 'EPOCH_ACTION_END') => ({
+  type: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
+  epochEvent: { seq, action, startTime: '1', expireTime: '2', endTime: '3' },
+});
+
+export const asset = (id: string, symbol: string, decimals: string) => ({
+  type: 'BUS_EVENT_TYPE_ASSET',
+  asset: { id, status: 'STATUS_ENABLED', details: { name: symbol, symbol, decimals, quantum: '1' } },
+});
+
+/** A recurring transfer funding a game, scoped to teams or not. */
+export const gameTransfer = (gameId: string, teamScoped: boolean) => ({
+  type: 'BUS_EVENT_TYPE_TRANSFER',
+  transfer: { gameId, recurring: { dispatchStrategy: { entityScope: teamScoped ? 'ENTITY_SCOPE_TEAMS' : 'ENTITY_SCOPE_INDIVIDUALS' } } },
+});
+
+/** An event of a kind no read model folds (the ingestion skips it). */
+export const marketData = () => ({ type: 'BUS_EVENT_TYPE_MARKET_DATA', marketData: { market: 'ab'.repeat(32) } });

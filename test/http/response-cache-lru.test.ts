@@ -2,7 +2,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { READ_MODELS, type AnswerSource, type HeadState } from '../../src/db/read-models.js';
 import { ResponseCache, type Answer, type CacheOutcome } from '../../src/http/response-cache.js';
+
+const SETS: readonly AnswerSource[] = ['referral-sets'];
+
+/** The head at `height`, every read model last changed there unless `versions` says otherwise. */
+function at(height: string, versions: Partial<Record<AnswerSource, string>> = {}): HeadState {
+  const all = Object.fromEntries(READ_MODELS.map((m) => [m, height])) as Record<AnswerSource, string>;
+  return { height, time: `${height}000`, versions: { ...all, ...versions, 'chain-head': height } };
+}
 
 const answerAt = (height: string, text = `body at ${height}`): Answer => ({ body: Buffer.from(text), head: { height, time: '1' } });
 
@@ -25,52 +34,52 @@ function deferred(): { compute: () => Promise<Answer>; resolve(a: Answer): void;
 
 test('nothing is cached while the head is unknown', async () => {
   const { cache, outcomes } = cacheWithLog();
-  await cache.answer('/a', async () => answerAt('5'));
-  await cache.answer('/a', async () => answerAt('5'));
+  await cache.answer('/a', SETS, async () => answerAt('5'));
+  await cache.answer('/a', SETS, async () => answerAt('5'));
   assert.deepEqual(outcomes, ['bypass', 'bypass']);
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
 });
 
-test('an answer of the current head is kept and served until the head moves', async () => {
+test('an answer of the current head is kept and served until a block changes its model', async () => {
   const { cache, outcomes } = cacheWithLog();
-  cache.setHead('5');
-  const first = await cache.answer('/a', async () => answerAt('5'));
-  const second = await cache.answer('/a', async () => assert.fail('computed again'));
-  assert.equal(second, first);
-  cache.setHead('6');
+  cache.setHead(at('5'));
+  const first = await cache.answer('/a', SETS, async () => answerAt('5'));
+  const second = await cache.answer('/a', SETS, async () => assert.fail('computed again'));
+  assert.equal(second.body, first.body);
+  cache.setHead(at('6'));
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
-  const third = await cache.answer('/a', async () => answerAt('6'));
+  const third = await cache.answer('/a', SETS, async () => answerAt('6'));
   assert.equal(third.body.toString(), 'body at 6');
   assert.deepEqual(outcomes, ['miss', 'hit', 'miss']);
 });
 
 test('an answer read at another height than the current head is not kept', async () => {
   const { cache } = cacheWithLog();
-  cache.setHead('5');
+  cache.setHead(at('5'));
   // Read after block 6 committed, before its notice arrived.
-  await cache.answer('/a', async () => answerAt('6'));
+  await cache.answer('/a', SETS, async () => answerAt('6'));
   assert.equal(cache.size.entries, 0);
   // Read at 5, while block 6's notice arrived.
   const slow = deferred();
-  const pending = cache.answer('/b', slow.compute);
-  cache.setHead('6');
+  const pending = cache.answer('/b', SETS, slow.compute);
+  cache.setHead(at('6'));
   slow.resolve(answerAt('5'));
   await pending;
   assert.equal(cache.size.entries, 0);
   // An answer without a head (an empty chain) is never kept.
-  await cache.answer('/c', async () => ({ body: Buffer.from('{}'), head: null }));
+  await cache.answer('/c', SETS, async () => ({ body: Buffer.from('{}'), head: null }));
   assert.equal(cache.size.entries, 0);
 });
 
 test('identical requests in flight share one computation; after a new head they do not', async () => {
   const { cache, outcomes } = cacheWithLog();
-  cache.setHead('5');
+  cache.setHead(at('5'));
   const d = deferred();
-  const a = cache.answer('/a', d.compute);
-  const b = cache.answer('/a', d.compute);
-  cache.setHead('6');
+  const a = cache.answer('/a', SETS, d.compute);
+  const b = cache.answer('/a', SETS, d.compute);
+  cache.setHead(at('6'));
   const d6 = deferred();
-  const c = cache.answer('/a', d6.compute);
+  const c = cache.answer('/a', SETS, d6.compute);
   d.resolve(answerAt('5'));
   d6.resolve(answerAt('6'));
   assert.equal((await a).body.toString(), 'body at 5');
@@ -82,14 +91,14 @@ test('identical requests in flight share one computation; after a new head they 
 
 test('a failure is shared by the requests waiting on it and not kept', async () => {
   const { cache } = cacheWithLog();
-  cache.setHead('5');
+  cache.setHead(at('5'));
   const d = deferred();
-  const a = cache.answer('/a', d.compute);
-  const b = cache.answer('/a', d.compute);
+  const a = cache.answer('/a', SETS, d.compute);
+  const b = cache.answer('/a', SETS, d.compute);
   d.reject(new Error('store down'));
   await assert.rejects(a, /store down/);
   await assert.rejects(b, /store down/);
-  const again = await cache.answer('/a', async () => answerAt('5'));
+  const again = await cache.answer('/a', SETS, async () => answerAt('5'));
   assert.equal(again.body.toString(), 'body at 5');
 });
 
@@ -97,27 +106,27 @@ test('bounded: the least recently used entries leave first; an answer bigger tha
   const body = 'x'.repeat(300);
   // Each entry: 300 body bytes, 2 × 2 URL bytes, 200 overhead = 504.
   const { cache } = cacheWithLog(3 * 504);
-  cache.setHead('5');
-  for (const u of ['/a', '/b', '/c']) await cache.answer(u, async () => answerAt('5', body));
+  cache.setHead(at('5'));
+  for (const u of ['/a', '/b', '/c']) await cache.answer(u, SETS, async () => answerAt('5', body));
   assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
-  await cache.answer('/a', async () => assert.fail('/a is cached')); // /a is now the most recent
-  await cache.answer('/d', async () => answerAt('5', body)); // evicts /b
+  await cache.answer('/a', SETS, async () => assert.fail('/a is cached')); // /a is now the most recent
+  await cache.answer('/d', SETS, async () => answerAt('5', body)); // evicts /b
   assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
   let computed = 0;
-  await cache.answer('/b', async () => (computed++, answerAt('5', body)));
+  await cache.answer('/b', SETS, async () => (computed++, answerAt('5', body)));
   assert.equal(computed, 1, '/b was evicted');
-  await cache.answer('/big', async () => answerAt('5', 'y'.repeat(3 * 504)));
+  await cache.answer('/big', SETS, async () => answerAt('5', 'y'.repeat(3 * 504)));
   assert.ok(cache.size.bytes <= 3 * 504);
-  await cache.answer('/a', async () => (computed++, answerAt('5', body)));
-  await cache.answer('/d', async () => (computed++, answerAt('5', body)));
+  await cache.answer('/a', SETS, async () => (computed++, answerAt('5', body)));
+  await cache.answer('/d', SETS, async () => (computed++, answerAt('5', body)));
   assert.equal(computed, 1, '/c left when /b came back; /a and /d stayed');
 });
 
 test('a bound of 0 turns the cache off', async () => {
   const { cache, outcomes } = cacheWithLog(0);
-  cache.setHead('5');
-  await cache.answer('/a', async () => answerAt('5'));
-  await cache.answer('/a', async () => answerAt('5'));
+  cache.setHead(at('5'));
+  await cache.answer('/a', SETS, async () => answerAt('5'));
+  await cache.answer('/a', SETS, async () => answerAt('5'));
   assert.deepEqual(outcomes, ['bypass', 'bypass']);
 });
 
@@ -126,8 +135,8 @@ test('the gzipped body of a cached answer is made once and counted in its bytes;
   const url = '/a';
   const entry = body.length + url.length * 2 + 200;
   const { cache } = cacheWithLog(10 * entry);
-  cache.setHead('5');
-  const answer = await cache.answer(url, async () => answerAt('5', body));
+  cache.setHead(at('5'));
+  const answer = await cache.answer(url, SETS, async () => answerAt('5', body));
   const gz = await cache.gzipped(url, answer);
   assert.equal(gunzipSync(gz).toString(), body);
   assert.ok(gz.length < body.length / 4, `${gz.length} bytes gzipped`);
@@ -144,11 +153,102 @@ test('the gzipped body of a cached answer is made once and counted in its bytes;
 
   // Its bytes leave with the entry, and count towards the bound: here they push /a out.
   const tight = cacheWithLog(entry + 10).cache;
-  tight.setHead('5');
-  const kept = await tight.answer(url, async () => answerAt('5', body));
+  tight.setHead(at('5'));
+  const kept = await tight.answer(url, SETS, async () => answerAt('5', body));
   assert.deepEqual(tight.size, { bytes: entry, entries: 1 });
   await tight.gzipped(url, kept);
   assert.deepEqual(tight.size, { bytes: 0, entries: 0 });
-  cache.setHead('6');
+  cache.setHead(at('6'));
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
+});
+
+test('a block that changes none of its models keeps an answer, served with the new head', async () => {
+  const { cache, outcomes } = cacheWithLog();
+  cache.setHead(at('5'));
+  const sets = await cache.answer('/sets', SETS, async () => answerAt('5', 'sets'));
+  const teams = await cache.answer('/teams', ['team-stats', 'epochs'], async () => answerAt('5', 'teams'));
+  // Block 6 changes reward summaries only.
+  cache.setHead(at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5' }));
+  assert.equal(cache.size.entries, 2);
+  const again = await cache.answer('/sets', SETS, async () => assert.fail('computed again'));
+  assert.equal(again.body, sets.body);
+  assert.deepEqual(again.head, { height: '6', time: '6000' });
+  // Block 7 ends an epoch: the team answer goes, the referral sets answer stays.
+  cache.setHead(at('7', { 'referral-sets': '5', 'team-stats': '5', teams: '5', assets: '5', 'game-scopes': '5' }));
+  assert.equal(cache.size.entries, 1);
+  const recomputed = await cache.answer('/teams', ['team-stats', 'epochs'], async () => answerAt('7', 'teams at 7'));
+  assert.notEqual(recomputed.body, teams.body);
+  assert.deepEqual((await cache.answer('/sets', SETS, async () => assert.fail('computed again'))).head, { height: '7', time: '7000' });
+  assert.deepEqual(outcomes, ['miss', 'miss', 'hit', 'miss', 'hit']);
+});
+
+test('an answer showing the chain head is new with every block', async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
+  assert.equal(cache.size.entries, 1);
+  cache.setHead(at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5', 'reward-summaries': '5' }));
+  assert.equal(cache.size.entries, 0);
+  // Read at 5 while the head is 6: not the answer at 6, whatever the models say.
+  await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
+  assert.equal(cache.size.entries, 0);
+});
+
+test('an answer read before the head it arrives at is kept only if its models did not change since', async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  const slow = deferred();
+  const slowTeams = deferred();
+  const pending = cache.answer('/sets', SETS, slow.compute);
+  const pendingTeams = cache.answer('/teams', ['team-stats'], slowTeams.compute);
+  // Block 6 changes team statistics, and its notice arrives before the answers read at 5.
+  cache.setHead(at('6', { 'referral-sets': '5' }));
+  slow.resolve(answerAt('5'));
+  slowTeams.resolve(answerAt('5'));
+  await pending;
+  await pendingTeams;
+  assert.equal(cache.size.entries, 1);
+  await cache.answer('/sets', SETS, async () => assert.fail('/sets is the answer at 6'));
+});
+
+test('a request after an unrelated block joins the computation in flight; after a block of its model it does not', async () => {
+  const { cache, outcomes } = cacheWithLog();
+  cache.setHead(at('5'));
+  const d = deferred();
+  const a = cache.answer('/sets', SETS, d.compute);
+  cache.setHead(at('6', { 'referral-sets': '5' }));
+  const b = cache.answer('/sets', SETS, d.compute);
+  cache.setHead(at('7'));
+  const d7 = deferred();
+  const c = cache.answer('/sets', SETS, d7.compute);
+  d.resolve(answerAt('5'));
+  d7.resolve(answerAt('7'));
+  assert.equal(await b, await a);
+  assert.equal((await c).body.toString(), 'body at 7');
+  assert.deepEqual(outcomes, ['miss', 'shared', 'miss']);
+});
+
+test('a head that goes back (another chain) or becomes unknown drops every answer', async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  await cache.answer('/sets', SETS, async () => answerAt('5'));
+  cache.setHead(at('4', { 'referral-sets': '5' }));
+  assert.equal(cache.size.entries, 0);
+  await cache.answer('/sets', SETS, async () => answerAt('4'));
+  assert.equal(cache.size.entries, 0, 'read at 4, older than the model version 5');
+  cache.setHead(at('6'));
+  await cache.answer('/sets', SETS, async () => answerAt('6'));
+  cache.setHead(null);
+  assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
+});
+
+test('a kept body holds memory of its own, not a slice of a pool slab shared with other allocations', async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  const pooled = Buffer.from('{"small":"answer"}'); // under 4 KiB: a slice of Buffer's 8 KiB pool
+  assert.ok(pooled.buffer.byteLength > pooled.length);
+  await cache.answer('/a', SETS, async () => ({ body: pooled, head: { height: '5', time: '1' } }));
+  const hit = await cache.answer('/a', SETS, async () => assert.fail('computed again'));
+  assert.deepEqual(hit.body, pooled);
+  assert.equal(hit.body.buffer.byteLength, hit.body.length);
 });

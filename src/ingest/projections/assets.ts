@@ -7,6 +7,7 @@ import type { EventHandlers, EventOf, Projection } from './projection.js';
  * event per asset and writes it over what is stored. For display only: no API answer reads it.
  */
 export class Assets implements Projection {
+  readonly model = 'assets';
   private readonly latest = new Map<string, EventOf<'asset'>>();
 
   readonly folds: EventHandlers = {

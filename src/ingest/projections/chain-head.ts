@@ -8,6 +8,8 @@ import type { EventHandlers, Projection } from './projection.js';
  * the checkpoint commits with the blocks it covers.
  */
 export class ChainHead implements Projection {
+  // Its other columns, the height and time, change with every block: no model of their own.
+  readonly model = 'epochs';
   private lastEndedEpoch: bigint | null = null;
 
   readonly folds: EventHandlers = {

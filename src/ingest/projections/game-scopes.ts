@@ -8,6 +8,7 @@ import { Overlay, type EventHandlers, type OverlayReader, type Projection } from
  * scope it replaces: the overlay preloads only the games other projections ask about.
  */
 export class GameScopes implements Projection {
+  readonly model = 'game-scopes';
   private readonly scopes = new Overlay({
     table: 'game_scopes',
     key: 'game_id',

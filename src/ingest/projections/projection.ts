@@ -1,3 +1,4 @@
+import type { ReadModel } from '../../db/read-models.js';
 import type { Queryable } from '../../db/store.js';
 import type { ChainEvent } from '../../sources/events.js';
 import type { Block } from '../blocks.js';
@@ -15,6 +16,8 @@ export type EventHandlers = { [K in ChainEvent['kind']]?: (e: EventOf<K>) => voi
  * same as applying the events one by one.
  */
 export interface Projection {
+  /** The read model it writes: changed by a batch holding any event it folds. */
+  readonly model: ReadModel;
   /** Notes the stored keys an event will read, before anything is folded: preload reads only those. */
   readonly touches?: EventHandlers;
   /** Reads the stored state of the keys noted. */

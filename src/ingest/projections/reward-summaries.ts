@@ -3,6 +3,7 @@ import type { EventHandlers, Projection } from './projection.js';
 
 /** Epoch reward summaries keyed (epoch, asset, market, reward type), incremented per payout (epoch_reward_summaries). */
 export class RewardSummaries implements Projection {
+  readonly model = 'reward-summaries';
   private readonly sums = new Map<string, { epoch: bigint; asset: string; rewardType: string; amount: bigint }>();
 
   readonly folds: EventHandlers = {

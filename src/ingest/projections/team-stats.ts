@@ -21,6 +21,7 @@ interface StatsDelta {
  * that event in chain order, given to the constructor.
  */
 export class TeamStats implements Projection {
+  readonly model = 'team-stats';
   private readonly rows = new Map<string, StatsDelta>();
 
   constructor(

@@ -18,6 +18,7 @@ type TeamDetails = Omit<EventOf<'teamUpdated'>, 'kind' | 'teamId'>;
  * ask about (team statistics: a reward's party at payout time).
  */
 export class Teams implements Projection {
+  readonly model = 'teams';
   private readonly membership = new Overlay({
     table: 'team_members',
     key: 'party',

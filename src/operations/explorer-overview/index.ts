@@ -7,6 +7,8 @@ import { OVERVIEW_SQL } from './sql.js';
 /** GET /explorer/api/overview — what the explorer's landing page shows: the chain head, the data held, example ids. */
 export const explorerOverview: Operation = {
   name: 'Overview',
+  // Its body holds the chain head: a new answer with every block.
+  reads: ['chain-head', 'referral-sets', 'teams', 'team-stats', 'reward-summaries', 'assets', 'epochs'],
   path: '/explorer/api/overview',
   tag: 'Explorer',
   summary: 'Overview',

@@ -12,6 +12,7 @@ import { teamsPage } from './sql.js';
 /** GET /explorer/api/teams — the explorer's team list (the API has none). */
 export const explorerListTeams: Operation = {
   name: 'ListTeams',
+  reads: ['teams', 'team-stats', 'epochs'],
   path: '/explorer/api/teams',
   tag: 'Explorer',
   summary: 'List teams',

@@ -21,6 +21,7 @@ const checkedId = (text: string | undefined) =>
 /** GET /api/v2/referral-sets — contract §5 ListReferralSets. */
 export const listReferralSets: Operation = {
   name: 'ListReferralSets',
+  reads: ['referral-sets'],
   path: '/api/v2/referral-sets',
   tag: 'TradingDataService',
   summary: 'List referral sets',

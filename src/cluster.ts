@@ -82,8 +82,10 @@ function serveAsWorker(settings: ServeSettings, out: (text: string) => void): Pr
     stop,
     onReady: () => send({ epochview: 'ready' }),
   });
-  // Without the channel to the primary, nothing keeps the process once serve is done.
-  return run.finally(() => process.connected && process.disconnect());
+  // Without the channel to the primary, nothing keeps the process once serve is done. Through
+  // the cluster's own disconnect, which lets the process end with serve's exit code (a bare
+  // process.disconnect() makes the cluster exit the worker at once, with 0).
+  return run.finally(() => cluster.worker!.isConnected() && cluster.worker!.disconnect());
 }
 
 /**

@@ -54,6 +54,22 @@ describe('serve --workers on PGlite', { skip: !STORE_KINDS.includes('pglite') },
 });
 
 describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
+  test('a worker that cannot start stops the others: exit 1, as one process would', { timeout: 120_000 }, async () => {
+    // Nothing listens on port 1: the store is never reachable within the startup timeout.
+    const r = await runCli(['serve', '--workers', '2', '--port', '0', '--host', '127.0.0.1', '--database-url', 'postgres://postgres@127.0.0.1:1/none', '--startup-timeout-ms', '1000']);
+    assert.equal(r.code, 1);
+    const logs = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Log);
+    const failed = logs.filter((l) => l.msg === 'worker could not start: stopping the others');
+    assert.ok(failed.length >= 1);
+    assert.equal(failed[0]!.code, 1);
+    assert.equal(logs.at(-1)!.msg, 'stopped');
+    assert.equal(logs.at(-1)!.failed, true);
+    assert.match(r.stderr, /error: .*postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
+  });
+
   test('two workers answer on one port, /metrics adds them up, --follow applies each block once, a dead worker comes back, SIGTERM stops all', { timeout: 240_000 }, async () => {
     const ts = await createTestStore('postgres');
     const file = join(tmp, 'chain.ndjson');

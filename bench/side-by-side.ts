@@ -1,7 +1,8 @@
 /**
  * `npm run build && npx tsx bench/side-by-side.ts --compare workers|stores`: two ways of serving
  * the same chain, measured in one run, interleaved, on the Node-bound scenarios (50-row and
- * 1,000-row pages), wrk at c=32:
+ * 1,000-row pages), each over up to --urls distinct URLs drawn from the data as `npm run bench`
+ * draws them (bench/sample.ts), wrk at c=32:
  * - `workers`: `serve --workers 1` against `--workers 2` on the PostgreSQL server, with the
  *   response cache off and on;
  * - `stores`: the PostgreSQL server against PGlite (its own thread), the response cache off.
@@ -20,7 +21,8 @@ import { parseArgs } from 'node:util';
 import { demoFile, ingestFile } from './ingest.js';
 import { runLoad, type LoadResult } from './load.js';
 import { CLI, ROOT } from './paths.js';
-import { buildScenarios, discoverIds } from './scenarios.js';
+import { random, readCursors, readKeys } from './sample.js';
+import { buildScenarios, selectScenarioIds } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion } from './stores.js';
 
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     scenarios: { type: 'string', default: 'referral-sets/first50,summaries/first50,referral-sets/default,summaries/default' },
+    urls: { type: 'string', default: '1000' },
   },
 });
 const duration = Number(values.duration);
@@ -79,8 +82,7 @@ try {
     log(`ingested ${r.events} events into ${store.kind}`);
   }
   const db = await postgres.open();
-  const ids = await discoverIds(db).finally(() => db.close());
-  const scenarios = buildScenarios(values.scenarios!.split(','), { ...ids, middle: { referralSets: '', teamStats: '', summaries: '' } });
+  const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
 
   const services = new Map<string, RunningServer>();
   for (const cacheMb of comparison.cacheMb) {
@@ -91,9 +93,14 @@ try {
       services.set(`${cacheMb}/${side.name}`, service);
     }
   }
+  // Distinct URLs per scenario drawn from the data, as npm run bench draws them.
+  const population = { keys, cursors: await readCursors(servers[0]!.url, keys) };
+  const scenarios = buildScenarios(selectScenarioIds(values.scenarios!.split(',')), population, Number(values.urls), random(1));
   for (const sc of scenarios) {
-    const bodies = await Promise.all(servers.map(async (s) => (await fetch(s.url + sc.url)).text()));
-    if (bodies.some((b) => b !== bodies[0])) throw new Error(`${sc.id}: the services answer differently`);
+    for (const u of sc.urls.slice(0, 20)) {
+      const bodies = await Promise.all(servers.map(async (s) => (await fetch(s.url + u)).text()));
+      if (bodies.some((b) => b !== bodies[0])) throw new Error(`${sc.id}: the services answer ${u} differently`);
+    }
   }
 
   const loadBefore = loadavg();
@@ -103,9 +110,9 @@ try {
       const r: Record<string, LoadResult[]> = { [comparison.a.name]: [], [comparison.b.name]: [] };
       for (let round = 0; round < rounds; round++) {
         for (const side of round % 2 === 0 ? [comparison.a, comparison.b] : [comparison.b, comparison.a]) {
-          const url = services.get(`${cacheMb}/${side.name}`)!.url + sc.url;
-          await runLoad({ url, connections, duration: warmup, client: 'wrk' });
-          const m = await runLoad({ url, connections, duration, client: 'wrk' });
+          const baseUrl = services.get(`${cacheMb}/${side.name}`)!.url;
+          await runLoad({ baseUrl, urls: sc.urls, connections, duration: warmup, client: 'wrk' });
+          const m = await runLoad({ baseUrl, urls: sc.urls, connections, duration, client: 'wrk' });
           r[side.name]!.push(m);
           log(`${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${side.name}, round ${round + 1}: ${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors`);
         }
@@ -113,7 +120,7 @@ try {
       const mean = (xs: LoadResult[]) => xs.reduce((n, x) => n + x.reqPerSec, 0) / xs.length;
       const cell = (xs: LoadResult[]) => `${Math.round(mean(xs)).toLocaleString('en-US')} (${xs.map((x) => Math.round(x.reqPerSec).toLocaleString('en-US')).join(', ')}); p99 ${xs.map((x) => x.p99.toFixed(0)).join(', ')}${xs.some((x) => x.errors) ? `; ${xs.reduce((n, x) => n + x.errors, 0)} errors` : ''}`;
       const [a, b] = [r[comparison.a.name]!, r[comparison.b.name]!];
-      rows.push(`| ${sc.id} (${sc.description}) | ${cacheMb ? 'on' : 'off'} | ${cell(a)} | ${cell(b)} | ×${(mean(b) / mean(a)).toFixed(2)} |`);
+      rows.push(`| ${sc.id} (${sc.description}; ${sc.urls.length.toLocaleString('en-US')} URLs) | ${cacheMb ? 'on' : 'off'} | ${cell(a)} | ${cell(b)} | ×${(mean(b) / mean(a)).toFixed(2)} |`);
     }
   }
   let commit = '';
@@ -127,7 +134,7 @@ try {
     `# ${comparison.title}, ${date}`,
     '',
     `${values.scale} demo chain on ${(await Promise.all(stores.map((s) => storeVersion(s.kind, databaseUrl)))).join(' and ')}, epochview ${commit}, node ${process.version}; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}) shared by the server, PostgreSQL and wrk; ` +
-      `wrk -t1 c=${connections}, ${duration} s per measurement after ${warmup} s of warm-up, one URL per scenario, ${rounds} rounds interleaved. Load average (1, 5, 15 min) over the run: ${load(loadBefore)}.`,
+      `wrk (bench/load.ts) c=${connections} over the distinct URLs of each scenario (a Lua script, round-robin), ${duration} s per measurement after ${warmup} s of warm-up, ${rounds} rounds interleaved. Load average (1, 5, 15 min) over the run: ${load(loadBefore)}.`,
     '',
     `| scenario | response cache | ${comparison.a.name}: mean req/s (per round); p99 ms | ${comparison.b.name}: mean req/s (per round); p99 ms | ÷ ${comparison.a.name} |`,
     '|---|---|--:|--:|--:|',

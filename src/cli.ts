@@ -13,7 +13,8 @@ import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { readEvents } from './sources/input.js';
 import { InputError } from './sources/input-error.js';
-import { serve, SERVE_SETTINGS } from './serve.js';
+import { serveWorkers } from './cluster.js';
+import { SERVE_SETTINGS } from './serve.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
 
@@ -39,7 +40,7 @@ const COMMANDS: Record<string, Command> = {
     async run(argv) {
       const { settings, positionals } = readSettings(this.settings, argv);
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')}); a file to follow is given with --follow`);
-      return serve(settings, out);
+      return serveWorkers(settings, out);
     },
   },
   ingest: {

@@ -33,6 +33,7 @@ export const SETTINGS = {
   trustProxy: { flag: 'trust-proxy', env: 'EPOCHVIEW_TRUST_PROXY', kind: 'string', help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address" },
   startupTimeoutMs: { flag: 'startup-timeout-ms', env: 'EPOCHVIEW_STARTUP_TIMEOUT_MS', kind: 'int', default: '0', help: 'serve, ingest, migrate: how long to wait for an unreachable PostgreSQL server (and serve for a schema that is behind) before exiting 1; 0: wait forever' },
   shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
+  workers: { flag: 'workers', env: 'EPOCHVIEW_WORKERS', kind: 'int', default: '1', help: 'serve: processes answering on the one port (node:cluster), each with its pool and response cache; the writer (--follow, demo seeding) runs in worker 1 only; more than 1 needs a PostgreSQL server' },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -9,7 +9,7 @@ import { OPERATIONS } from './operations/index.js';
 import { settingError, type Settings } from './config.js';
 import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
-import { buildServer, type Startup } from './http/server.js';
+import { buildServer, type ClusterMember, type Startup } from './http/server.js';
 import { FileFollower } from './ingest/follow.js';
 import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
@@ -38,9 +38,21 @@ export const SERVE_SETTINGS = [
   'trustProxy',
   'startupTimeoutMs',
   'shutdownTimeoutMs',
+  'workers',
 ] as const;
 
 export type ServeSettings = Pick<Settings, (typeof SERVE_SETTINGS)[number]>;
+
+/** serve as one of the processes of `serve --workers N` (src/cluster.ts). */
+export interface WorkerRole {
+  member: ClusterMember;
+  /** Its metrics, in a registry the cluster's primary aggregates. */
+  metrics: Metrics;
+  /** Resolves when the primary asks it to shut down, with the signal the primary received. */
+  stop: Promise<NodeJS.Signals>;
+  /** Told once the store is ready. */
+  onReady(): void;
+}
 
 /** A team id from the store for the example requests. */
 async function sampleTeam(store: Store): Promise<string | undefined> {
@@ -168,11 +180,11 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
  * When the store cannot be made ready (not within --startup-timeout-ms, or a writer pointed at a
  * hot standby) the server closes and the error is thrown.
  */
-export async function serve(settings: ServeSettings, out: (text: string) => void): Promise<number> {
+export async function serve(settings: ServeSettings, out: (text: string) => void, role?: WorkerRole): Promise<number> {
   const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
-  const logger = createLogger(settings.logLevel);
+  const logger = role ? createLogger(settings.logLevel).child({ worker: role.member.worker, pid: process.pid }) : createLogger(settings.logLevel);
   logger.info({ settings }, 'starting');
-  const metrics = new Metrics();
+  const metrics = role?.metrics ?? new Metrics();
   const store = metrics.instrumentStore(
     await openStore({
       databaseUrl: settings.databaseUrl,
@@ -190,6 +202,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     responseCacheBytes: settings.responseCacheMb! * 2 ** 20,
     trustProxy,
     startup: gate,
+    member: role?.member,
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,
@@ -198,7 +211,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       rateLimitWindowMs: settings.rateLimitWindowMs!,
     },
   });
-  const signal = nextSignal();
+  const signal = role ? Promise.race([nextSignal(), role.stop]) : nextSignal();
   const shutdown = new AbortController();
   void signal.then(() => shutdown.abort());
   const address = await app.listen({ port: settings.port!, host: settings.host! });
@@ -234,6 +247,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     const checkpoint = await readCheckpoint(store);
     metrics.setHeight(checkpoint);
     gate.done();
+    role?.onReady();
     logger.info({ store: store.location }, 'store ready');
     const base = address.replace('0.0.0.0', '127.0.0.1');
     out(

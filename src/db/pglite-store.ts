@@ -1,53 +1,142 @@
-import { PGlite } from '@electric-sql/pglite';
-import { mkdirSync } from 'node:fs';
+import { extname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
 import type { ListenHandlers, Queryable, SqlParam, Store } from './store.js';
 
+/** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
+function fromThread(e: ThreadError): Error {
+  const err = Object.assign(new Error(e.message), e.fields);
+  err.name = e.name;
+  return err;
+}
+
+/** The thread, from the build; or from the TypeScript sources when this module runs from them (tests and bench, through tsx). */
+function startThread(workerData: ThreadData): Worker {
+  const extension = extname(new URL(import.meta.url).pathname);
+  const thread = new URL(`./pglite-thread${extension}`, import.meta.url);
+  if (extension === '.js') return new Worker(thread, { workerData });
+  // A worker thread does not inherit tsx's loader: it registers it before loading the thread.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread.href)}); })`, { eval: true, workerData });
+}
+
 /**
- * The embedded store: PostgreSQL compiled to WebAssembly, in this process, data in a folder
- * (or in memory for `memory://`). It has one connection; PGlite queues queries, and a
+ * The embedded store: PostgreSQL compiled to WebAssembly, data in a folder (or in memory for
+ * `memory://`), running in a thread of its own (pglite-thread.ts) so that SQL and the HTTP work
+ * of this thread run on different cores. It has one connection; PGlite queues statements, and a
  * transaction holds the connection until it ends, so readers never see half of one.
+ *
+ * The thread keeps the process alive only while a call is in flight, as an in-process store
+ * would: an idle store that is never closed does not hold the process open.
  */
 export class PgliteStore implements Store {
   readonly kind = 'pglite' as const;
   readonly location: string;
-  private constructor(private readonly db: PGlite, location: string) {
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+  private readonly listeners = new Map<number, (payload: string) => void>();
+  private nextId = 1;
+  private stopped: Error | undefined;
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly worker: Worker, location: string) {
     this.location = location;
+    worker.unref();
+    worker.on('message', (m: ThreadMessage) => {
+      if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
+      if (!('id' in m)) return;
+      const call = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if (m.ok) call?.resolve(m.value);
+      else call?.reject(fromThread(m.error));
+    });
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        this.stop(new Error(`the PGlite thread of ${location} stopped (exit code ${code})`));
+        resolve();
+      }),
+    );
+    worker.on('error', (err) => this.stop(new Error(`the PGlite thread of ${location} failed: ${err.message}`, { cause: err })));
   }
 
   static async open(dataDir: string): Promise<PgliteStore> {
-    if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
-    const db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir);
-    return new PgliteStore(db, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`);
+    const worker = startThread({ dataDir });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: ThreadMessage) => {
+        if (!('opened' in m) && !('failed' in m)) return;
+        worker.off('message', onMessage);
+        worker.off('error', reject);
+        if ('opened' in m) resolve();
+        else reject(fromThread(m.failed));
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    }).catch(async (err: unknown) => {
+      await worker.terminate();
+      throw err;
+    });
+    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`);
   }
 
-  async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
-    return (await this.db.query<Row>(sql, params as unknown[])).rows;
+  private stop(cause: Error): void {
+    this.stopped ??= cause;
+    for (const call of this.pending.values()) call.reject(this.stopped);
+    this.pending.clear();
+  }
+
+  private call<T>(call: ThreadCall): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, call });
+    });
+  }
+
+  query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+    return this.call<Row[]>({ op: 'query', sql, params });
   }
 
   async exec(sql: string): Promise<void> {
-    await this.db.exec(sql);
+    await this.call({ op: 'exec', sql });
   }
 
+  /** A session in the thread: begin, fn's statements in it, then commit (or roll back when fn throws). */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (t) =>
-      fn({
-        async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
-          return (await t.query<Row>(sql, params as unknown[])).rows;
-        },
-      }),
-    );
+    const tx = await this.call<number>({ op: 'begin' });
+    let result: T;
+    try {
+      result = await fn({
+        query: <Row extends object>(sql: string, params: readonly SqlParam[] = []) => this.call<Row[]>({ op: 'query', sql, params, tx }),
+      });
+    } catch (err) {
+      await this.call({ op: 'end', tx, commit: false }).catch(() => {});
+      throw err;
+    }
+    await this.call({ op: 'end', tx, commit: true });
+    return result;
   }
 
   /** In this process, so nothing is ever missed: listening from start to end. */
   async listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>> {
-    const unlisten = await this.db.listen(channel, handlers.onNotify);
+    const listener = this.nextId++;
+    this.listeners.set(listener, handlers.onNotify);
+    await this.call({ op: 'listen', channel, listener });
     handlers.onListening(true);
     return async () => {
-      if (!this.db.closed) await unlisten();
+      this.listeners.delete(listener);
+      if (!this.stopped) await this.call({ op: 'unlisten', listener });
     };
   }
 
   async close(): Promise<void> {
-    if (!this.db.closed) await this.db.close();
+    if (!this.stopped) {
+      await this.call({ op: 'close' });
+      this.stop(new Error(`${this.location} is closed`));
+      // PGlite has closed (and synced its folder): the thread has nothing left to do.
+      await this.worker.terminate();
+    }
+    await this.exited;
   }
 }

@@ -71,6 +71,8 @@ export class Metrics {
   readonly ingestHeight = new Gauge({
     name: 'epochview_ingest_last_height',
     help: 'Height of the last block applied (the checkpoint)',
+    // Alike in every worker of serve --workers (or known to its writer only): not summed.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
@@ -85,12 +87,16 @@ export class Metrics {
     name: 'epochview_store_role',
     help: 'The PostgreSQL server read from: 1 for its role (primary or standby, a hot standby replaying the primary), 0 for the other; absent for the embedded store',
     labelNames: ['role'] as const,
+    // Alike in every worker of serve --workers (or known to its writer only): not summed.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
   readonly replayLag = new Gauge({
     name: 'epochview_store_replay_lag_bytes',
     help: 'On a hot standby: WAL bytes received from the primary and not replayed yet (0 once replay caught up, and on a primary)',
+    // Alike in every worker of serve --workers (or known to its writer only): not summed.
+    aggregator: 'max',
     registers: [this.registry],
   });
 
@@ -156,10 +162,13 @@ export class Metrics {
   }
 }
 
-/** GET /metrics: the registry in Prometheus' text format. Requests are observed in server.ts. */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+/**
+ * GET /metrics: the registry in Prometheus' text format, or `text()` (the metrics of every
+ * process of a cluster). Requests are observed in server.ts.
+ */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, text: () => Promise<string> = () => metrics.registry.metrics()): void {
   app.get('/metrics', { config: { operation: 'metrics' } }, async (_request, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+    const body = await text();
+    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
   });
 }

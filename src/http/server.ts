@@ -30,6 +30,18 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
   startup?: Startup;
+  /** One of several processes answering on one port (serve --workers); alone when absent. */
+  member?: ClusterMember | undefined;
+}
+
+/**
+ * A process of several sharing one port: every answer names it in `X-Epochview-Worker`, and
+ * /metrics answers with the metrics of all of them, aggregated.
+ */
+export interface ClusterMember {
+  /** 1 to N. */
+  worker: number;
+  clusterMetrics(): Promise<string>;
 }
 
 /**
@@ -205,7 +217,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerDocs(app, opts.operations);
   registerExplorerPages(app);
   registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor());
-  registerMetrics(app, metrics);
+  registerMetrics(app, metrics, opts.member?.clusterMetrics);
+  const member = opts.member;
+  if (member) app.addHook('onSend', async (_request, reply) => void reply.header('x-epochview-worker', String(member.worker)));
 
   app.setNotFoundHandler((request, reply) => {
     const path = (request.raw.url ?? '').split('?')[0]!;

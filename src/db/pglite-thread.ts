@@ -1,0 +1,128 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * The embedded store's own thread: PGlite (PostgreSQL compiled to WebAssembly) runs here, so its
+ * SQL never blocks the event loop that answers HTTP. PgliteStore (pglite-store.ts) talks to it
+ * with the messages below; every call has an id, and its reply carries the same id.
+ *
+ * A transaction cannot cross the thread boundary as a callback, so it is a session: `begin`
+ * opens one (PGlite's transaction, which holds its one connection until it ends, so no other
+ * statement runs in between) and replies with its id; `query` messages naming that id run in
+ * it; `end` commits (or rolls back) and replies once PGlite has done so.
+ */
+export type ThreadCall =
+  | { op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
+  | { op: 'exec'; sql: string }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'listen'; channel: string; listener: number }
+  | { op: 'unlisten'; listener: number }
+  | { op: 'close' };
+
+/** An error as it crosses the boundary: its message, name and PostgreSQL's fields (code, detail, …). */
+export interface ThreadError {
+  message: string;
+  name: string;
+  fields: Record<string, string | number | boolean>;
+}
+
+export type ThreadMessage =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: ThreadError }
+  | { notify: number; payload: string }
+  | { opened: true }
+  | { failed: ThreadError };
+
+export interface ThreadData {
+  /** A folder, or 'memory://'. */
+  dataDir: string;
+}
+
+export function toThreadError(err: unknown): ThreadError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const fields: ThreadError['fields'] = {};
+  for (const [k, v] of Object.entries(e)) if (['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v as string | number | boolean;
+  return { message: e.message, name: e.name, fields };
+}
+
+/** Thrown inside PGlite's transaction callback to roll it back. */
+const ROLLBACK = Symbol('rollback');
+
+interface OpenTx {
+  tx: Transaction;
+  end(commit: boolean): Promise<void>;
+}
+
+async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData): Promise<void> {
+  let db: PGlite;
+  try {
+    if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
+    db = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir);
+  } catch (err) {
+    port.postMessage({ failed: toThreadError(err) } satisfies ThreadMessage);
+    return;
+  }
+  const txs = new Map<number, OpenTx>();
+  const listeners = new Map<number, () => Promise<void>>();
+  let nextTx = 1;
+
+  const begin = (): Promise<number> =>
+    new Promise((opened, failed) => {
+      const id = nextTx++;
+      let decide!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((resolve) => (decide = resolve));
+      const done = db
+        .transaction(async (tx) => {
+          txs.set(id, { tx, end: (commit) => (decide(commit), done) });
+          opened(id);
+          if (!(await decided)) throw ROLLBACK;
+        })
+        .catch((err: unknown) => {
+          if (err !== ROLLBACK) throw err;
+        })
+        .finally(() => txs.delete(id));
+      done.catch(failed); // BEGIN itself failed: nothing was opened.
+    });
+
+  const perform = async (call: ThreadCall): Promise<unknown> => {
+    switch (call.op) {
+      case 'query': {
+        const on = call.tx === undefined ? db : txs.get(call.tx)?.tx;
+        if (!on) throw new Error(`transaction ${call.tx} is not open`);
+        return (await on.query(call.sql, call.params as unknown[])).rows;
+      }
+      case 'exec':
+        await db.exec(call.sql);
+        return undefined;
+      case 'begin':
+        return begin();
+      case 'end': {
+        const open = txs.get(call.tx);
+        if (!open) throw new Error(`transaction ${call.tx} is not open`);
+        return open.end(call.commit);
+      }
+      case 'listen':
+        listeners.set(call.listener, await db.listen(call.channel, (payload) => port.postMessage({ notify: call.listener, payload } satisfies ThreadMessage)));
+        return undefined;
+      case 'unlisten':
+        if (!db.closed) await listeners.get(call.listener)?.();
+        listeners.delete(call.listener);
+        return undefined;
+      case 'close':
+        if (!db.closed) await db.close();
+        return undefined;
+    }
+  };
+
+  port.on('message', ({ id, call }: { id: number; call: ThreadCall }) => {
+    perform(call)
+      .then((value) => port.postMessage({ id, ok: true, value } satisfies ThreadMessage))
+      // A failed call, or a result that cannot be copied across.
+      .catch((err: unknown) => port.postMessage({ id, ok: false, error: toThreadError(err) } satisfies ThreadMessage));
+  });
+  port.postMessage({ opened: true } satisfies ThreadMessage);
+}
+
+if (parentPort) void run(parentPort, workerData as ThreadData);

@@ -1,0 +1,87 @@
+/** The embedded store in its own thread: the event loop stays free, transactions cross the boundary whole. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PgliteStore } from '../../src/db/pglite-store.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite') }, () => {
+  // One store for the file: creating an in-memory PGlite runs initdb, which takes a while.
+  let store: PgliteStore;
+  before(async () => {
+    store = await PgliteStore.open('memory://');
+  });
+  after(() => store.close());
+
+  test('a long statement leaves the event loop free', { timeout: 300_000 }, async () => {
+    let maxGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const [row] = await store.query<{ n: string }>(`SELECT count(*)::text AS n FROM generate_series(1, 4000000) AS g, LATERAL (SELECT md5(g::text)) AS m`);
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    assert.equal(row!.n, '4000000');
+    assert.ok(ms > 200, `the statement took ${ms.toFixed(0)} ms: too short to tell`);
+    assert.ok(maxGap < ms / 2, `the event loop stalled ${maxGap.toFixed(0)} ms during a ${ms.toFixed(0)} ms statement`);
+  });
+
+  test('transactions: commit, rollback on a throw, other statements wait for the end', { timeout: 300_000 }, async () => {
+    await store.exec('CREATE TABLE t (v int PRIMARY KEY)');
+    const count = async () => (await store.query<{ n: string }>('SELECT count(*)::text AS n FROM t'))[0]!.n;
+
+    let outside: Promise<string> | undefined;
+    const value = await store.transaction(async (tx) => {
+      await tx.query('INSERT INTO t VALUES ($1), ($2)', [1, 2]);
+      // Issued while the transaction is open: it runs after the commit, and sees both rows.
+      outside = count();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(await tx.query('SELECT count(*)::text AS n FROM t'), [{ n: '2' }]);
+      return 'done';
+    });
+    assert.equal(value, 'done');
+    assert.equal(await outside, '2');
+
+    await assert.rejects(
+      store.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES (3)');
+        throw new Error('changed my mind');
+      }),
+      /^Error: changed my mind$/,
+    );
+    // A failed statement: PostgreSQL's error, with its code, and nothing of the transaction kept.
+    const err = await store
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES (4)');
+        await tx.query('INSERT INTO t VALUES (1)');
+      })
+      .catch((e: unknown) => e as Error & { code?: string });
+    assert.match(err!.message, /duplicate key value violates unique constraint "t_pkey"/);
+    assert.equal(err!.code, '23505');
+    assert.equal(await count(), '2');
+    assert.deepEqual(await store.query('SELECT v FROM t ORDER BY v'), [{ v: 1 }, { v: 2 }]);
+
+    const missing = (await store.query('SELECT * FROM nowhere').catch((e: unknown) => e)) as Error & { code?: string };
+    assert.equal(missing.code, '42P01');
+  });
+
+  test('notices cross the thread; a closed store refuses calls', { timeout: 300_000 }, async () => {
+    const heard: string[] = [];
+    const listening: boolean[] = [];
+    const stop = await store.listen('news', { onNotify: (p) => heard.push(p), onListening: (l) => listening.push(l) });
+    assert.deepEqual(listening, [true]);
+    await store.query(`SELECT pg_notify('news', 'one')`);
+    await store.transaction(async (tx) => void (await tx.query(`SELECT pg_notify('news', 'two')`)));
+    for (let i = 0; heard.length < 2 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(heard, ['one', 'two']);
+    await stop();
+    await store.query(`SELECT pg_notify('news', 'three')`);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(heard, ['one', 'two']);
+    await store.close();
+    await assert.rejects(store.query('SELECT 1'), /^Error: pglite \(in memory\) is closed$/);
+  });
+});

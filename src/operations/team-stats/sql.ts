@@ -68,6 +68,6 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
                  FROM (SELECT DISTINCT u.id FROM team_member_stats AS s CROSS JOIN LATERAL unnest(s.games) AS u(id) WHERE ${inWindow('s', 'c')}) AS d
              ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
-  const page = pageStatement('statistics', req, { sql: rows, order: `party ${plan.fetchOrder}`, otherSide }, params);
-  return { sql: `WITH w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})${page}`, params };
+  const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
+  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }, params), params };
 }

@@ -19,15 +19,12 @@ export interface PageBody {
  * fetch order (see sqlPlan; its own ORDER BY and LIMIT), each with a `node` column (the node's
  * JSON text) and a `cursor` column (the cursor, base64), and the sort key's columns named in
  * `key`; `otherSide` is a boolean SQL expression: whether a row lies on the other side of the
- * cursor (`false` without one). `more`, when given, says whether rows lie beyond the page, and
- * `sql` then needs to yield the page's rows only (by default a row past the limit says so).
- * `with` are common table expressions the rows refer to.
+ * cursor (`false` without one). `with` are common table expressions the rows refer to.
  */
 export interface PageRows {
   sql: string;
   key: readonly string[];
   otherSide: string;
-  more?: string;
   with?: readonly string[];
 }
 
@@ -52,7 +49,7 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
   const limit = params.bigint(req.limit);
   const plan = sqlPlan(req);
   const backward = req.direction === 'backward';
-  const more = rows.more ?? `(SELECT count(*) FROM page_rows) > ${limit}`;
+  const more = `(SELECT count(*) FROM page_rows) > ${limit}`;
   const [next, previous] = backward ? [rows.otherSide, more] : [more, rows.otherSide];
   const flag = (cond: string) => `CASE WHEN ${cond} THEN 'true' ELSE 'false' END`;
   const firstRows = `SELECT r.node, r.cursor${backward ? `, ${rows.key.map((c) => `r.${c}`).join(', ')}` : ''} FROM page_rows AS r LIMIT ${limit}`;

@@ -18,15 +18,8 @@ import { MEMBER_STATISTICS, rewardsEntrySql, volumesEntrySql } from './node.js';
  * them once per statement (InitPlans).
  *
  * The window's parties are gathered once (a materialized CTE, also probed for the other side of
- * the cursor); the page takes limit + 1 of them in party order, and only the rows of the first
- * `limit` are read. Those are read by one scan, not one per party: a party's rows are written an
- * epoch at a time, each epoch's rows of a team together, so the rows of one party lie on a heap
- * page per epoch, and probing them party by party (the primary key's order) touched about
- * parties × window pages. team_member_stats_by_epoch (migration 010) walks the window's epochs
- * instead, each from the page's first party to its last, over pages holding the page's rows
- * side by side. One sort then brings the rows into (party, epoch) order, with each party's
- * distinct games after its rows, and one pass aggregates every party of the page: string_agg
- * takes the rows in that order, no aggregate sorts again.
+ * the cursor); the page takes limit + 1 of them in party order, and only those are aggregated:
+ * the aggregation is the costly part, so it must never run for parties outside the page.
  */
 export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>): { sql: string; params: SqlParams } {
   const params = new SqlParams();
@@ -35,6 +28,8 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
   const n = params.bigint(aggregationEpochs);
   const windowStart = `(SELECT h.last_ended_epoch - (${n} - 1) FROM chain_head AS h WHERE h.last_ended_epoch >= ${n} - 1)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
+  /** A statistics row (alias s) of the team in the window, for the party of alias p. */
+  const inWindow = (s: string, p: string) => `${s}.team_id = ${team} AND ${s}.party = ${p}.party AND ${s}.epoch BETWEEN ${windowStart} AND ${windowEnd}`;
 
   // Eligibility, decided on the whole team: statistics rows in N distinct epochs of the window.
   // A primary-key range of team_epochs holding at most N entries, evaluated once (InitPlan).
@@ -48,45 +43,31 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
     `tp.team_id = ${team}`,
     `tp.last_epoch >= ${windowStart}`,
     `tp.first_epoch <= ${windowEnd}`,
-    `(tp.last_epoch <= ${windowEnd} OR EXISTS (SELECT 1 FROM team_member_stats AS x WHERE x.team_id = ${team} AND x.party = tp.party AND x.epoch BETWEEN ${windowStart} AND ${windowEnd}))`,
+    `(tp.last_epoch <= ${windowEnd} OR EXISTS (SELECT 1 FROM team_member_stats AS x WHERE ${inWindow('x', 'tp')}))`,
     eligible,
     ...(partyId === undefined ? [] : [`tp.party = ${params.id(partyId)}`]),
   ];
   const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
   const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
-  const limit = params.bigint(req.limit);
-  const ctes = [
-    `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`,
-    // The page's parties in fetch order, and the one past it that says there is more.
-    `page_parties AS MATERIALIZED (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
-                                    ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)})`,
-    `shown_parties AS MATERIALIZED (SELECT p.party FROM page_parties AS p LIMIT ${limit})`,
-    // Every row of the window from the first shown party to the last: exactly the shown
-    // parties' rows, since every party of the team with a row in the window is in w.
-    `page_stats AS MATERIALIZED (
-       SELECT s.party, s.epoch, s.quantum_volume, s.quantum_rewards, s.games FROM team_member_stats AS s
-        WHERE s.team_id = ${team}
-          AND s.epoch = ANY (ARRAY(SELECT generate_series(${windowStart}, ${windowEnd})))
-          AND s.party >= (SELECT p.party FROM shown_parties AS p ORDER BY p.party LIMIT 1)
-          AND s.party <= (SELECT p.party FROM shown_parties AS p ORDER BY p.party DESC LIMIT 1))`,
-  ];
-  // One row per statistics row (game NULL), then one per distinct game of the party (epoch NULL).
+
   const rows = `
     SELECT x.party, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
-      FROM (SELECT y.party,
-                   sum(y.quantum_volume)::text AS total_volume,
-                   sum(y.quantum_rewards)::text AS total_rewards,
-                   string_agg(${rewardsEntrySql('y')}, ',') AS rewards,
-                   string_agg(${volumesEntrySql('y')}, ',') AS volumes,
-                   -- Game ids are hex: quoted, they need no escaping; bytea order is the hex order.
-                   coalesce(string_agg('"' || encode(y.game, 'hex') || '"', ','), '') AS games,
-                   count(y.game) AS games_played
-              FROM (SELECT s.party, s.epoch, s.quantum_volume, s.quantum_rewards, NULL::bytea AS game FROM page_stats AS s
-                    UNION ALL
-                    SELECT DISTINCT s.party, NULL::bigint, NULL::numeric, NULL::numeric, g.id FROM page_stats AS s CROSS JOIN LATERAL unnest(s.games) AS g(id)
-                    ORDER BY 1, 2, 5) AS y
-             GROUP BY y.party) AS x
+      FROM (SELECT c.party, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+              FROM (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
+                     ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}) AS c
+             CROSS JOIN LATERAL (
+               SELECT sum(s.quantum_volume)::text AS total_volume,
+                      sum(s.quantum_rewards)::text AS total_rewards,
+                      string_agg(${rewardsEntrySql('s')}, ',' ORDER BY s.epoch) AS rewards,
+                      string_agg(${volumesEntrySql('s')}, ',' ORDER BY s.epoch) AS volumes
+                 FROM team_member_stats AS s WHERE ${inWindow('s', 'c')}
+             ) AS m
+             CROSS JOIN LATERAL (
+               -- Game ids are hex: quoted, they need no escaping; bytea order is the hex order.
+               SELECT coalesce(string_agg('"' || encode(d.id, 'hex') || '"', ',' ORDER BY d.id), '') AS games, count(*) AS games_played
+                 FROM (SELECT DISTINCT u.id FROM team_member_stats AS s CROSS JOIN LATERAL unnest(s.games) AS u(id) WHERE ${inWindow('s', 'c')}) AS d
+             ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
-  const more = `(SELECT count(*) FROM page_parties) > ${limit}`;
-  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, more, with: ctes }, params), params };
+  const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
+  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }, params), params };
 }

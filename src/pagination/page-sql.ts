@@ -58,15 +58,16 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
     ? `SELECT s.node, s.cursor FROM (${firstRows}) AS s ORDER BY ${rows.key.map((c) => `s.${c} ${plan.probeOrder}`).join(', ')}`
     : firstRows;
   const ctes = [...(rows.with ?? []), `page_rows AS MATERIALIZED (${rows.sql})`, `shown AS MATERIALIZED (${shown})`];
+  // concat() writes the body once; a chain of || would copy the whole page at each step.
   return `
     WITH ${ctes.join(',\n    ')}
     SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
            (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
-           '{"${key}":{"edges":[' ||
-           coalesce((SELECT string_agg('{"node":' || e.node || ',"cursor":"' || e.cursor || '"}', ',') FROM shown AS e), '') ||
-           '],"pageInfo":{"hasNextPage":' || ${flag(next)} || ',"hasPreviousPage":' || ${flag(previous)} ||
-           ',"startCursor":"' || coalesce((SELECT e.cursor FROM shown AS e LIMIT 1), '') ||
-           '","endCursor":"' || coalesce((SELECT e.cursor FROM shown AS e OFFSET greatest((SELECT count(*) FROM shown) - 1, 0) LIMIT 1), '') || '"}}}' AS body`;
+           concat('{"${key}":{"edges":[',
+                  (SELECT string_agg('{"node":' || e.node || ',"cursor":"' || e.cursor || '"}', ',') FROM shown AS e),
+                  '],"pageInfo":{"hasNextPage":', ${flag(next)}, ',"hasPreviousPage":', ${flag(previous)},
+                  ',"startCursor":"', (SELECT e.cursor FROM shown AS e LIMIT 1),
+                  '","endCursor":"', (SELECT e.cursor FROM shown AS e OFFSET greatest((SELECT count(*) FROM shown) - 1, 0) LIMIT 1), '"}}}') AS body`;
 }
 
 /** Runs a page statement: the body text and the chain head. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/store.js';
-import { keyCompare, type PageRequest, type SqlPlan } from './page.js';
+import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
 import type { SqlParams } from './sql-params.js';
 
 /** The chain head an answer was read at: its X-Block-Height and X-Block-Timestamp. */
@@ -16,15 +16,16 @@ export interface PageBody {
 
 /**
  * The rows of one page as an operation selects them: `sql` yields at most limit + 1 rows in
- * fetch order (see sqlPlan), each with a `node` column (the node's JSON text) and a `cursor`
- * column (the cursor, base64), ordered by `order` (its ORDER BY list over its own output
- * columns); `otherSide` is a boolean SQL expression: whether a row lies on the other side of the
- * cursor (`false` without one).
+ * fetch order (see sqlPlan; its own ORDER BY and LIMIT), each with a `node` column (the node's
+ * JSON text) and a `cursor` column (the cursor, base64), and the sort key's columns named in
+ * `key`; `otherSide` is a boolean SQL expression: whether a row lies on the other side of the
+ * cursor (`false` without one). `with` are common table expressions the rows refer to.
  */
 export interface PageRows {
   sql: string;
-  order: string;
+  key: readonly string[];
   otherSide: string;
+  with?: readonly string[];
 }
 
 /**
@@ -33,33 +34,40 @@ export interface PageRows {
  * the chain head for the X-Block-* headers in the same snapshot. The process then forwards one
  * text value instead of decoding a row per edge.
  *
- * The rows are numbered in fetch order; the row past the limit only says that there is more. Both
- * aggregates take the rows in display order (one sort of at most limit + 1 rows), and give one
- * row for an empty page too. The chain head is read by uncorrelated scalar
- * subqueries (InitPlans, run once): joined as a table, chain_head (never analyzed, estimated at
- * ~1,000 rows) multiplied the statement's estimated cost past jit_above_cost, and JIT
- * compilation then took longer than the query (≈10 ms).
+ * The rows are kept once, in fetch order (a materialized CTE); the row past the limit only says
+ * that there is more. The edges are the first `limit` of them, in display order: as fetched
+ * forwards, sorted back backwards. string_agg takes them in the order its input gives them, so
+ * there is no window function and no ORDER BY in an aggregate: each costs a sort of the page per
+ * request, the larger part of a big page's time once nodes and cursors are stored text. The
+ * chain head is read by uncorrelated scalar subqueries (InitPlans, run once): joined as a table,
+ * chain_head (never analyzed, estimated at ~1,000 rows) multiplied the statement's estimated
+ * cost past jit_above_cost, and JIT compilation then took longer than the query (≈10 ms).
  */
 export function pageStatement(key: string, req: PageRequest<unknown>, rows: PageRows, params: SqlParams): string {
   // A placeholder, not a literal: the statement text stays one of the operation's few shapes
   // (prepared once per connection) whatever the page size.
   const limit = params.bigint(req.limit);
+  const plan = sqlPlan(req);
   const backward = req.direction === 'backward';
-  // Display order is fetch order forwards, its reverse backwards.
-  const display = backward ? 'DESC' : 'ASC';
-  const more = `a.fetched > ${limit}`;
+  const more = `(SELECT count(*) FROM page_rows) > ${limit}`;
   const [next, previous] = backward ? [rows.otherSide, more] : [more, rows.otherSide];
   const flag = (cond: string) => `CASE WHEN ${cond} THEN 'true' ELSE 'false' END`;
+  const firstRows = `SELECT r.node, r.cursor${backward ? `, ${rows.key.map((c) => `r.${c}`).join(', ')}` : ''} FROM page_rows AS r LIMIT ${limit}`;
+  // Backwards, display order is the reverse of fetch order.
+  const shown = backward
+    ? `SELECT s.node, s.cursor FROM (${firstRows}) AS s ORDER BY ${rows.key.map((c) => `s.${c} ${plan.probeOrder}`).join(', ')}`
+    : firstRows;
+  const ctes = [...(rows.with ?? []), `page_rows AS MATERIALIZED (${rows.sql})`, `shown AS MATERIALIZED (${shown})`];
+  // concat() writes the body once; a chain of || would copy the whole page at each step.
   return `
+    WITH ${ctes.join(',\n    ')}
     SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
            (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
-           '{"${key}":{"edges":[' || coalesce(a.edges, '') || '],"pageInfo":{"hasNextPage":' || ${flag(next)} ||
-           ',"hasPreviousPage":' || ${flag(previous)} ||
-           ',"startCursor":"' || coalesce(a.cursors[1], '') || '","endCursor":"' || coalesce(a.cursors[cardinality(a.cursors)], '') || '"}}}' AS body
-      FROM (SELECT count(*) AS fetched,
-                   string_agg('{"node":' || p.node || ',"cursor":"' || p.cursor || '"}', ',' ORDER BY p.n ${display}) FILTER (WHERE p.n <= ${limit}) AS edges,
-                   array_agg(p.cursor ORDER BY p.n ${display}) FILTER (WHERE p.n <= ${limit}) AS cursors
-              FROM (SELECT row_number() OVER (ORDER BY ${rows.order}) AS n, r.node, r.cursor FROM (${rows.sql}) AS r) AS p) AS a`;
+           concat('{"${key}":{"edges":[',
+                  (SELECT string_agg('{"node":' || e.node || ',"cursor":"' || e.cursor || '"}', ',') FROM shown AS e),
+                  '],"pageInfo":{"hasNextPage":', ${flag(next)}, ',"hasPreviousPage":', ${flag(previous)},
+                  ',"startCursor":"', (SELECT e.cursor FROM shown AS e LIMIT 1),
+                  '","endCursor":"', (SELECT e.cursor FROM shown AS e OFFSET greatest((SELECT count(*) FROM shown) - 1, 0) LIMIT 1), '"}}}') AS body`;
 }
 
 /** Runs a page statement: the body text and the chain head. */
@@ -102,5 +110,5 @@ export function keysetRows(k: Keyset, plan: SqlPlan, params: SqlParams): PageRow
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                 ORDER BY ${key.map((c) => `${c} ${plan.fetchOrder}`).join(', ')}
                 LIMIT ${params.bigint(plan.fetchLimit)}`;
-  return { sql, order: k.key.map(([, name]) => `${name} ${plan.fetchOrder}`).join(', '), otherSide };
+  return { sql, key: k.key.map(([, name]) => name), otherSide };
 }

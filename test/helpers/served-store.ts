@@ -17,8 +17,8 @@ export interface ServedStore {
 }
 
 export interface ServedStoreOptions {
-  /** Event input to ingest with the real CLI first: a file path, or NDJSON text on stdin. */
-  ingest?: { file: string } | { stdin: string };
+  /** Event input to ingest with the real CLI first: a file path, or NDJSON text on stdin; and more arguments. */
+  ingest?: ({ file: string } | { stdin: string }) & { args?: string[] };
   /** Rows written to the opened store before the server starts (read models filled directly). */
   fill?: (store: Store) => Promise<void>;
   /** Whether to start an HTTP server over the store (default true), and its options. */
@@ -37,8 +37,8 @@ export function useServedStore(kind: StoreKind, opts: ServedStoreOptions = {}): 
     if (opts.ingest) {
       const res =
         'file' in opts.ingest
-          ? await runCli(['ingest', opts.ingest.file, ...ctx.ts.args])
-          : await runCli(['ingest', '-', ...ctx.ts.args], { stdin: opts.ingest.stdin });
+          ? await runCli(['ingest', opts.ingest.file, ...(opts.ingest.args ?? []), ...ctx.ts.args])
+          : await runCli(['ingest', '-', ...(opts.ingest.args ?? []), ...ctx.ts.args], { stdin: opts.ingest.stdin });
       assert.equal(res.code, 0, res.stderr);
     }
     ctx.store = await ctx.ts.open();

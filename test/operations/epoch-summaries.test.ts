@@ -461,12 +461,15 @@ for (const kind of STORE_KINDS) {
         assert.doesNotMatch(plan!, /Seq Scan on (?!chain_head)/, plan);
         assert.doesNotMatch(plan!, /Bitmap/, plan);
         assert.match(plan!, /Index (Only )?Scan( Backward)? using epoch_reward_summaries_(pkey|by_asset|by_market|by_asset_market) /, plan);
-        // The only full sort puts the fetched page rows into display order (by their number in
-        // fetch order); branches are merged in key order (an incremental sort finishes the order
-        // within an epoch).
-        for (const m of plan!.matchAll(/(?:^|-> +)Sort \(actual rows=(\d+)[^\n]*\n\s*Sort Key: (.*)/gm)) assert.match(m[2]!, /^p\.n( DESC)?$/, plan);
-        // No node reads more than limit + 1 rows per branch (and the one a window looks ahead).
-        for (const m of plan!.matchAll(/actual rows=(\d+)/g)) assert.ok(Number(m[1]) <= branches * (limit + 1) + 1, `${m[0]} in\n${plan}`);
+        // The only full sort puts a backward page's rows into display order (the reverse of fetch
+        // order); branches are merged in key order (an incremental sort finishes the order within
+        // an epoch).
+        for (const m of plan!.matchAll(/(?:^|-> +)Sort \(actual rows=(\d+)[^\n]*\n\s*Sort Key: (.*)/gm)) {
+          assert.match(m[2]!, /^(\w+)\.epoch( DESC)?, \1\.asset_id( DESC)?, \1\.market_id( DESC)?, \1\.reward_type( COLLATE "C")?( DESC)?$/, plan);
+          assert.ok(Number(m[1]) <= limit, plan);
+        }
+        // No node reads more than limit + 1 rows per branch.
+        for (const m of plan!.matchAll(/actual rows=(\d+)/g)) assert.ok(Number(m[1]) <= branches * (limit + 1), `${m[0]} in\n${plan}`);
       });
     }
   });

@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { listTeamMembersStatistics } from '../../src/operations/team-stats/index.js';
 import { FIXTURES } from '../helpers/cli.js';
+import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
@@ -327,6 +329,18 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(same, next);
       const back = await page(url(`aggregationEpochs=3&pagination.last=1&pagination.before=${encodeURIComponent(cursorOf('0a'.repeat(32)))}`));
       assert.deepEqual(back.edges.map((e) => e.node.partyId), [hex('0b')]);
+    });
+
+    test('plan: one primary-key scan of team_member_stats per party, in epoch order, and no sort of its rows', async () => {
+      const [plan] = await explainOperation(ctx.store, listTeamMembersStatistics, 'aggregationEpochs=3', { teamId: TEAM });
+      // Per shown party: its window's rows by one range of the primary key (games come from the
+      // same rows), not a second scan for the games.
+      const scans = [...plan!.matchAll(/Index Scan using team_member_stats_pkey on team_member_stats s.*loops=(\d+)\)/g)];
+      assert.equal(scans.length, 1, plan);
+      assert.equal(scans[0]![1], '31', plan);
+      // The entry lists take the rows in scan order: the only sorts are of parties and of a
+      // party's distinct game ids.
+      for (const m of plan!.matchAll(/Sort Key: (.*)/g)) assert.match(m[1]!, /^(w\.party( DESC)?|u(_\d+)?\.id)$/, plan);
     });
   });
 }

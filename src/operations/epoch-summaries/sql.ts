@@ -1,10 +1,7 @@
-import { messageJsonSql } from '../../pagination/message.js';
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
 import { pageStatement } from '../../pagination/page-sql.js';
-import { sqlId, sqlPlainString } from '../../pagination/sql-json.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import { cursorSql, type Position } from './cursor.js';
-import { EPOCH_REWARD_SUMMARY } from './node.js';
+import type { Position } from './cursor.js';
 
 /**
  * The SQL of a summaries page. The sort key is (epoch, asset_id, market_id, reward_type), and
@@ -156,14 +153,12 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
     otherSide = `COALESCE((SELECT o.found FROM (${probes.join('\n UNION ALL ')}) AS o LIMIT 1), false)`;
   }
 
-  const asset = sqlId('s.asset_id');
-  const market = sqlId('s.market_id');
+  // node and cursor are rendered when the row is written (migration 009): EPOCH_REWARD_SUMMARY
+  // and cursorSql over the row.
   const rows = `
-    SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, ${messageJsonSql(EPOCH_REWARD_SUMMARY, 's')} AS node,
-           ${cursorSql('s.epoch::text', asset, market, sqlPlainString('s.reward_type'), 's.amount::text')} AS cursor
+    SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, s.node, s.cursor
       FROM ${from}
      ORDER BY ${order('s')}
      LIMIT ${limit}`;
-  const pageOrder = KEY.map((c) => `${c} ${plan.fetchOrder}`).join(', ');
-  return { sql: pageStatement('summaries', req, { sql: rows, order: pageOrder, otherSide }, params), params };
+  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide }, params), params };
 }

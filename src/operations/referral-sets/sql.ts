@@ -1,12 +1,8 @@
 import type { PageRequest } from '../../pagination/page.js';
 import { sqlPlan } from '../../pagination/page.js';
 import { keysetRows, pageStatement } from '../../pagination/page-sql.js';
-import { messageJsonSql } from '../../pagination/message.js';
-import { sqlId } from '../../pagination/sql-json.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import type { Position } from './cursor.js';
-import { cursorSql } from './cursor.js';
-import { REFERRAL_SET } from './node.js';
 
 /** The one filter that applies (contract §5): the set, else the referrer's sets, else the referee's current set. */
 export type SetFilter = { setId: string } | { referrer: string } | { referee: string } | null;
@@ -34,8 +30,9 @@ export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>):
         ['s.id', 'id'],
       ],
       cursor: req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null,
-      node: messageJsonSql(REFERRAL_SET, 's'),
-      cursorText: cursorSql('s.created_at', sqlId('s.id')),
+      // Rendered when the row is written (migration 009): REFERRAL_SET and cursorSql over the row.
+      node: 's.node',
+      cursorText: 's.cursor',
     },
     sqlPlan(req),
     params,

@@ -50,24 +50,31 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
   const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
   const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
 
+  const firstOfRow = '(u.n IS NULL OR u.n = 1)';
   const rows = `
     SELECT x.party, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
       FROM (SELECT c.party, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
               FROM (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
                      ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}) AS c
              CROSS JOIN LATERAL (
-               SELECT sum(s.quantum_volume)::text AS total_volume,
-                      sum(s.quantum_rewards)::text AS total_rewards,
-                      string_agg(${rewardsEntrySql('s')}, ',' ORDER BY s.epoch) AS rewards,
-                      string_agg(${volumesEntrySql('s')}, ',' ORDER BY s.epoch) AS volumes
-                 FROM team_member_stats AS s WHERE ${inWindow('s', 'c')}
+               -- One index scan per party, in epoch order (the primary key's), which the entry
+               -- lists keep: no aggregate sorts. Each row appears once per game it has (once if
+               -- none); its first appearance alone counts towards sums and entries.
+               SELECT sum(s.quantum_volume) FILTER (WHERE ${firstOfRow})::text AS total_volume,
+                      sum(s.quantum_rewards) FILTER (WHERE ${firstOfRow})::text AS total_rewards,
+                      string_agg(${rewardsEntrySql('s')}, ',') FILTER (WHERE ${firstOfRow}) AS rewards,
+                      string_agg(${volumesEntrySql('s')}, ',') FILTER (WHERE ${firstOfRow}) AS volumes,
+                      array_agg(u.id) FILTER (WHERE u.id IS NOT NULL) AS game_ids
+                 FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards, s.games FROM team_member_stats AS s
+                        WHERE ${inWindow('s', 'c')} ORDER BY s.epoch) AS s
+                 LEFT JOIN LATERAL unnest(s.games) WITH ORDINALITY AS u(id, n) ON true
              ) AS m
              CROSS JOIN LATERAL (
                -- Game ids are hex: quoted, they need no escaping; bytea order is the hex order.
-               SELECT coalesce(string_agg('"' || encode(d.id, 'hex') || '"', ',' ORDER BY d.id), '') AS games, count(*) AS games_played
-                 FROM (SELECT DISTINCT u.id FROM team_member_stats AS s CROSS JOIN LATERAL unnest(s.games) AS u(id) WHERE ${inWindow('s', 'c')}) AS d
+               SELECT coalesce(string_agg('"' || encode(d.id, 'hex') || '"', ','), '') AS games, count(*) AS games_played
+                 FROM (SELECT DISTINCT u.id FROM unnest(m.game_ids) AS u(id) ORDER BY u.id) AS d
              ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
-  const page = pageStatement('statistics', req, { sql: rows, order: `party ${plan.fetchOrder}`, otherSide }, params);
-  return { sql: `WITH w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})${page}`, params };
+  const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
+  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }, params), params };
 }

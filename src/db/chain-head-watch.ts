@@ -2,7 +2,7 @@ import { parseHeadState, type HeadState } from './read-models.js';
 import { ROLE_COLUMNS, roleOf, type RoleRow, type RoleState, type ServerRole } from './server-role.js';
 import type { Store } from './store.js';
 
-/** The channel migration 004's trigger announces chain head changes on (with migration 011's state). */
+/** The channel migration 004's trigger announces chain head changes on (with migration 010's state). */
 export const CHAIN_HEAD_CHANNEL = 'epochview_head';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The read models by name: ingestion records the height of the last block that changed each
- * (read_model_versions, migration 011), and each operation names the models its answers read,
+ * (read_model_versions, migration 010), and each operation names the models its answers read,
  * so that a block invalidates only the cached answers of the models it changed.
  */
 export const READ_MODELS = [
@@ -30,7 +30,7 @@ export interface HeadState {
   /** The last applied block's height and time (Unix ns), as text. */
   height: string;
   time: string;
-  /** The height each source last changed at: '0' for a model unchanged since migration 011. */
+  /** The height each source last changed at: '0' for a model unchanged since migration 010. */
   versions: Readonly<Record<AnswerSource, string>>;
 }
 

@@ -30,6 +30,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
   startup?: Startup;
+  /** Where the events come from and how it goes (the broker socket), for /readyz; none when absent. */
+  source?: () => object;
 }
 
 /**
@@ -204,7 +206,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   await registerDocs(app, opts.operations);
   registerExplorerPages(app);
-  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor());
+  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
   registerMetrics(app, metrics);
 
   app.setNotFoundHandler((request, reply) => {

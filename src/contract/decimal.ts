@@ -29,8 +29,9 @@ export function roundHalfAwayFromZero(text: string): bigint | undefined {
 
 const INTEGER = /^[+-]?\d+$/;
 
-/** Parses an integer given as a decimal string or a JSON number; undefined otherwise. */
+/** Parses an integer given as a decimal string, a JSON number or a bigint (a binary event's); undefined otherwise. */
 export function parseInteger(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
   if (typeof value === 'string') return INTEGER.test(value) ? BigInt(value) : undefined;
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
   return undefined;

@@ -1,6 +1,6 @@
-import { parseInteger } from '../../contract/decimal.js';
-import { parseId } from '../../contract/ids.js';
-import { enumName } from '../enums.js';
+import { parseInteger } from '../contract/decimal.js';
+import { parseId } from '../contract/ids.js';
+import { enumName } from './enums.js';
 
 /** Fails the event being decoded: names the field by its path, says why. */
 export type Fail = (field: string, reason: string) => never;

@@ -1,0 +1,155 @@
+import { BUS_EVENT_TYPE } from '../enums.js';
+import type { DecodedEvent } from '../events.js';
+import { Fields, type Fail } from '../fields.js';
+import { InputError, type InputPosition } from '../input-error.js';
+import { decodePayload } from '../payload.js';
+import { ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec } from './schema.js';
+import { LEN, VARINT, WireError, WireReader } from './wire.js';
+
+/** A decoded binary BusEvent, with the envelope fields a live source checks (chain, version). */
+export interface BinaryEvent extends DecodedEvent {
+  chainId: string;
+  version: number;
+}
+
+/** The first oneof field number; every field from here on is a payload. */
+const FIRST_PAYLOAD_FIELD = 101;
+
+/** Names of the BusEventType numbers, looked up once. */
+const TYPE_NAMES = new Map<number, string>(Object.entries(BUS_EVENT_TYPE).map(([name, n]) => [n, name]));
+
+function typeName(type: number): string {
+  return TYPE_NAMES.get(type) ?? String(type);
+}
+
+/**
+ * Decodes one binary `vega.events.v1.BusEvent` (`buf[start, end)`) into the same event the
+ * NDJSON path gives for its JSON form. The envelope is read field by field; the payload is
+ * decoded only when its oneof field number is one this service reads, so the events of other
+ * kinds (most of a real chain) cost a walk over a few tags. Unknown fields are skipped and absent
+ * ones read as their proto3 defaults. Throws InputError naming the event and field.
+ */
+export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: InputPosition): BinaryEvent {
+  let id: string | undefined;
+  let type = 0;
+  let version = 0;
+  let chainId = '';
+  let payloadField = 0;
+  let payloadStart = 0;
+  let payloadEnd = 0;
+  const r = new WireReader(buf, start, end);
+  try {
+    while (!r.done) {
+      const tag = r.tag();
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (field >= FIRST_PAYLOAD_FIELD) {
+        if (wireType !== LEN) throw new WireError(`payload field ${field} has wire type ${wireType}`);
+        if (payloadField !== 0) throw new InputError(at, id, `fields ${payloadField},${field}`, 'more than one payload');
+        payloadField = field;
+        [payloadStart, payloadEnd] = r.bytes();
+      } else if (field === ENVELOPE.id && wireType === LEN) id = r.string();
+      else if (field === ENVELOPE.type && wireType === VARINT) type = r.uint32();
+      else if (field === ENVELOPE.version && wireType === VARINT) version = r.uint32();
+      else if (field === ENVELOPE.chainId && wireType === LEN) chainId = r.string();
+      else r.skip(wireType);
+    }
+  } catch (err) {
+    if (err instanceof WireError) throw new InputError(at, id, undefined, `not a protobuf BusEvent (${err.message})`);
+    throw err;
+  }
+
+  const fail: Fail = (field, reason) => {
+    throw new InputError(at, id, field, reason);
+  };
+  if (id === undefined) fail('id', 'missing');
+  const height = heightOf(id, fail);
+  const payload = PAYLOAD_BY_FIELD.get(payloadField);
+  if (payload === undefined) {
+    return { id, height, at, chainId, version, body: { kind: 'skipped', type: typeName(type) } };
+  }
+  if (type !== 0 && type !== payload.type) fail('type', `${typeName(type)} does not match payload ${payload.key}`);
+  let values: Record<string, unknown>;
+  try {
+    values = decodeMessage(new WireReader(buf, payloadStart, payloadEnd), payload.spec);
+  } catch (err) {
+    if (err instanceof WireError) fail(payload.key, `not a protobuf ${payload.key} (${err.message})`);
+    throw err;
+  }
+  const fields = new Fields(values, payload.key, fail);
+  if (payload.key === 'timeUpdate') {
+    return { id, height, at, chainId, version, body: { kind: 'skipped', type: typeName(payload.type) }, timeUpdate: fields.int('timestamp') };
+  }
+  return { id, height, at, chainId, version, body: decodePayload(payload.key, fields, fail)! };
+}
+
+/**
+ * One message of our schema into its protobuf-JSON shape (JSON keys; 64-bit integers as bigint,
+ * enums as numbers). Absent fields stay absent, which Fields reads as proto3 defaults.
+ */
+function decodeMessage(r: WireReader, spec: MessageSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  while (!r.done) {
+    const tag = r.tag();
+    const f = spec[tag >>> 3];
+    const wireType = tag & 7;
+    if (f === undefined) {
+      r.skip(wireType);
+      continue;
+    }
+    const expected = f.type === 'string' || f.type === 'message' ? LEN : VARINT;
+    if (wireType !== expected) throw new WireError(`field ${f.key} has wire type ${wireType}, expected ${expected}`);
+    let value: unknown;
+    switch (f.type) {
+      case 'string':
+        value = r.string();
+        break;
+      case 'int64':
+        value = r.int64();
+        break;
+      case 'uint64':
+        value = r.uint64();
+        break;
+      case 'bool':
+        value = r.uint32() !== 0;
+        break;
+      case 'enum':
+        value = r.uint32() | 0;
+        break;
+      case 'message': {
+        const [start, end] = r.bytes();
+        value = decodeMessage(new WireReader(r.buf, start, end), f.message!);
+        break;
+      }
+    }
+    if (f.repeated) ((out[f.key] ??= []) as unknown[]).push(value);
+    else out[f.key] = value;
+  }
+  return out;
+}
+
+/** The height prefix of the last id seen and its value: consecutive events share it. */
+let lastPrefix = '';
+let lastHeight = 0n;
+
+/** The block height from an id `<height>-<sequence>`. */
+function heightOf(id: string, fail: Fail): bigint {
+  const dash = id.indexOf('-');
+  const prefix = dash > 0 ? id.slice(0, dash) : '';
+  if (prefix === lastPrefix && prefix !== '' && isDigits(id, dash + 1, id.length)) return lastHeight;
+  if (dash <= 0 || !isDigits(id, 0, dash) || !isDigits(id, dash + 1, id.length)) {
+    fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(id)}`);
+  }
+  lastPrefix = prefix;
+  lastHeight = BigInt(prefix);
+  return lastHeight;
+}
+
+function isDigits(s: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}

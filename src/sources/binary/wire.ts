@@ -1,0 +1,200 @@
+/**
+ * The protobuf wire format, read and written by hand: varints, fixed widths and length-delimited
+ * fields are all our schema uses. A library would decode whole messages into objects; ingestion
+ * mostly needs to look at two envelope fields and jump over the rest (see decode-event.ts).
+ */
+
+export const VARINT = 0;
+export const I64 = 1;
+export const LEN = 2;
+export const I32 = 5;
+
+/** Malformed bytes; the decoder turns it into an InputError naming the event and field. */
+export class WireError extends Error {
+  override name = 'WireError';
+}
+
+/** A cursor over one message's bytes (`end` is exclusive). */
+export class WireReader {
+  constructor(
+    readonly buf: Uint8Array,
+    public pos: number,
+    readonly end: number,
+  ) {}
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  /** A tag: field number times 8 plus wire type. */
+  tag(): number {
+    const tag = this.uint32();
+    if (tag >>> 3 === 0) throw new WireError(`field number 0 at byte ${this.pos}`);
+    return tag;
+  }
+
+  /** A varint that fits in 32 bits (tags, lengths, enums, bools); longer ones are cut as protobuf does. */
+  uint32(): number {
+    let pos = this.pos;
+    let b = this.byte(pos++);
+    let value = b & 0x7f;
+    if (b >= 0x80) {
+      b = this.byte(pos++);
+      value |= (b & 0x7f) << 7;
+      if (b >= 0x80) {
+        b = this.byte(pos++);
+        value |= (b & 0x7f) << 14;
+        if (b >= 0x80) {
+          b = this.byte(pos++);
+          value |= (b & 0x7f) << 21;
+          if (b >= 0x80) {
+            b = this.byte(pos++);
+            value |= (b & 0x0f) << 28;
+            // Up to five more bytes of a 64-bit varint carry bits beyond 32: dropped.
+            for (let i = 0; b >= 0x80; i++) {
+              if (i === 5) throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
+              b = this.byte(pos++);
+            }
+          }
+        }
+      }
+    }
+    this.pos = pos;
+    return value >>> 0;
+  }
+
+  /** A varint as an unsigned 64-bit integer. */
+  uint64(): bigint {
+    let lo = 0;
+    let hi = 0;
+    let shift = 0;
+    let pos = this.pos;
+    for (;;) {
+      const b = this.byte(pos++);
+      if (shift < 28) lo |= (b & 0x7f) << shift;
+      else if (shift === 28) {
+        lo |= (b & 0x0f) << 28;
+        hi |= (b & 0x7f) >>> 4;
+      } else if (shift < 63) hi |= (b & 0x7f) << (shift - 32);
+      else if (shift === 63) hi |= (b & 0x01) << 31;
+      else throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
+      shift += 7;
+      if (b < 0x80) break;
+    }
+    this.pos = pos;
+    return hi === 0 ? BigInt(lo >>> 0) : (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+  }
+
+  /** A varint as a signed (two's complement) 64-bit integer: int64 fields. */
+  int64(): bigint {
+    return BigInt.asIntN(64, this.uint64());
+  }
+
+  /** The bounds of a length-delimited field's bytes; the cursor moves past them. */
+  bytes(): [start: number, end: number] {
+    const length = this.uint32();
+    const start = this.pos;
+    const end = start + length;
+    if (end > this.end) throw new WireError(`length ${length} at byte ${start} runs past the end of the message`);
+    this.pos = end;
+    return [start, end];
+  }
+
+  string(): string {
+    const [start, end] = this.bytes();
+    return utf8(this.buf, start, end);
+  }
+
+  /** Jumps over a field's value of wire type `wireType`. */
+  skip(wireType: number): void {
+    switch (wireType) {
+      case VARINT:
+        while (this.byte(this.pos++) >= 0x80);
+        return;
+      case I64:
+        return this.advance(8);
+      case LEN:
+        this.bytes();
+        return;
+      case I32:
+        return this.advance(4);
+      default:
+        // Groups (3, 4) are proto2 only: none of our messages has one.
+        throw new WireError(`wire type ${wireType} at byte ${this.pos}`);
+    }
+  }
+
+  private advance(n: number): void {
+    if (this.pos + n > this.end) throw new WireError(`fixed-width value at byte ${this.pos} runs past the end of the message`);
+    this.pos += n;
+  }
+
+  private byte(pos: number): number {
+    if (pos >= this.end) throw new WireError(`message ends inside a varint at byte ${pos}`);
+    return this.buf[pos]!;
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 text; short ASCII (every id, hash and number) without a TextDecoder call. */
+function utf8(buf: Uint8Array, start: number, end: number): string {
+  if (end - start <= 64) {
+    let ascii = true;
+    for (let i = start; i < end; i++) if (buf[i]! >= 0x80) ascii = false;
+    if (ascii) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  }
+  try {
+    return decoder.decode(buf.subarray(start, end));
+  } catch {
+    throw new WireError(`invalid UTF-8 in a string at byte ${start}`);
+  }
+}
+
+/** Builds one message's bytes; nested messages are written by a writer of their own. */
+export class WireWriter {
+  private parts: number[] = [];
+  private chunks: Uint8Array[] = [];
+
+  private flushParts(): void {
+    if (this.parts.length > 0) {
+      this.chunks.push(Uint8Array.from(this.parts));
+      this.parts = [];
+    }
+  }
+
+  private varint(value: bigint | number): void {
+    let v = BigInt.asUintN(64, BigInt(value));
+    while (v >= 0x80n) {
+      this.parts.push(Number(v & 0x7fn) | 0x80);
+      v >>= 7n;
+    }
+    this.parts.push(Number(v));
+  }
+
+  tag(field: number, wireType: number): void {
+    this.varint(field * 8 + wireType);
+  }
+
+  /** A varint field (int64, uint64, uint32, enum, bool). */
+  varintField(field: number, value: bigint | number | boolean): void {
+    this.tag(field, VARINT);
+    this.varint(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+  }
+
+  bytesField(field: number, bytes: Uint8Array): void {
+    this.tag(field, LEN);
+    this.varint(bytes.length);
+    this.flushParts();
+    this.chunks.push(bytes);
+  }
+
+  stringField(field: number, text: string): void {
+    this.bytesField(field, Buffer.from(text, 'utf8'));
+  }
+
+  finish(): Buffer {
+    this.flushParts();
+    return Buffer.concat(this.chunks);
+  }
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { decodeBusEvent, type BinaryEvent } from '../../src/sources/binary/decode-event.js';
+import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
+import { EventRecordReader } from '../../src/sources/binary/records.js';
+import { WireWriter } from '../../src/sources/binary/wire.js';
+import type { DecodedEvent } from '../../src/sources/events.js';
+import { InputError } from '../../src/sources/input-error.js';
+import { decodeLine } from '../../src/sources/ndjson/decode-line.js';
+import { FIXTURES } from '../helpers/cli.js';
+
+const VEGA = `${FIXTURES}vega/smoketest_to_block_5000`;
+
+/** An event without where it came from, comparable across formats. */
+function comparable(e: DecodedEvent): string {
+  const { at: _at, ...rest } = e;
+  const { chainId: _c, version: _v, ...plain } = rest as Partial<BinaryEvent>;
+  return JSON.stringify(plain, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+function decodeAll(bytes: Buffer, chunkBytes = bytes.length): BinaryEvent[] {
+  const reader = new EventRecordReader();
+  const out: BinaryEvent[] = [];
+  for (let i = 0; i < bytes.length; i += chunkBytes) {
+    for (const r of reader.push(bytes.subarray(i, i + chunkBytes))) out.push(decodeBusEvent(r.buf, r.start, r.end, { offset: r.offset }));
+  }
+  reader.end();
+  return out;
+}
+
+test('the real event file decodes to the same events as its JSON twin, record for record', () => {
+  const binary = decodeAll(gunzipSync(readFileSync(`${VEGA}.evts.gz`)));
+  const lines = readFileSync(`${VEGA}.ndjson`, 'utf8').split('\n').filter((l) => l !== '');
+  const json = lines.flatMap((l, i) => decodeLine(l, i + 1));
+  assert.equal(binary.length, 31_837);
+  assert.equal(json.length, binary.length);
+  for (let i = 0; i < json.length; i++) assert.equal(comparable(binary[i]!), comparable(json[i]!), `event ${json[i]!.id}`);
+  // What the fixture holds that the decoder must get right.
+  const first = binary.find((e) => e.body.kind === 'epochEvent')!;
+  assert.deepEqual(first.body, { kind: 'epochEvent', seq: 0n, action: 'EPOCH_ACTION_START' }); // seq 0: absent on the wire
+  assert.deepEqual(binary[0]!.at, { offset: 0 });
+  assert.equal(binary[0]!.chainId, 'testnet-001');
+  assert.equal(binary[0]!.version, 1);
+  assert.equal(binary.filter((e) => e.body.kind === 'skipped').length, 31_837 - 5_003 - 5_002 - 561 - 16 - 23);
+});
+
+const hex = (n: number) => n.toString(16).padStart(64, '0');
+
+/** Events in their JSON form covering every payload of our schema, defaults, optionals, negatives. */
+const JSON_EVENTS: Record<string, unknown>[] = [
+  { id: '7-0', block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', version: 1, chainId: 'c', beginBlock: { height: '7', timestamp: '1700000000000000000', hash: 'ab' } },
+  { id: '7-1', type: 'BUS_EVENT_TYPE_TIME_UPDATE', timeUpdate: { timestamp: '1700000000000000000' } },
+  { id: '7-2', type: 'BUS_EVENT_TYPE_EPOCH_UPDATE', epochEvent: { seq: '0', action: 'EPOCH_ACTION_END', startTime: '1', expireTime: '2', endTime: '-6795364578871345152' } },
+  { id: '7-3', type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED', referralSetCreated: { setId: hex(1), referrer: hex(2), createdAt: '5', updatedAt: '0' } },
+  { id: '7-4', type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET', refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '18446744073709551615' } },
+  { id: '7-5', type: 'BUS_EVENT_TYPE_TEAM_CREATED', teamCreated: { teamId: hex(4), referrer: hex(2), name: 'Ü team', teamUrl: '', createdAt: '7', closed: true, atEpoch: '1', allowList: [hex(3), hex(5)] } },
+  { id: '7-6', type: 'BUS_EVENT_TYPE_TEAM_UPDATED', teamUpdated: { teamId: hex(4), name: 'n', avatarUrl: 'https://a', closed: false, allowList: [] } },
+  { id: '7-7', type: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM', refereeJoinedTeam: { teamId: hex(4), referee: hex(3), joinedAt: '8', atEpoch: '2' } },
+  { id: '7-8', type: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM', refereeSwitchedTeam: { fromTeamId: hex(4), toTeamId: '', referee: hex(3), switchedAt: '9', atEpoch: '2' } },
+  {
+    id: '7-9',
+    type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
+    teamsStatsUpdated: { atEpoch: '2', stats: [{ teamId: hex(4), membersStats: [{ partyId: hex(3), notionalVolume: '12' }, { partyId: hex(2), notionalVolume: '-1' }] }, { teamId: hex(6) }] },
+  },
+  { id: '7-10', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), status: 'STATUS_DONE', timestamp: '3', gameId: hex(8), recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } } },
+  { id: '7-11', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), recurring: {} } },
+  {
+    id: '7-12',
+    type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
+    rewardPayout: { party: hex(3), epochSeq: '2', asset: hex(7), amount: '123456789012345678901234567890', percentOfTotalReward: '0.5', timestamp: '4', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', quantumAmount: '2.5', gameId: hex(8) },
+  },
+  { id: '7-13', type: 'BUS_EVENT_TYPE_ASSET', asset: { id: 'VOTE', details: { name: 'VOTE', symbol: 'VOTE', decimals: '18', quantum: '1' }, status: 'STATUS_ENABLED' } },
+  { id: '7-14', type: 'BUS_EVENT_TYPE_MARKET_DATA', marketData: { market: hex(10), markPrice: '100', n: 3, flag: true, depth: [{ p: '1' }, { p: '2' }] } },
+  { id: '7-15', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: '7' } },
+];
+const OTHERS = new Map([['marketData', { field: 111 }]]);
+
+test('events encoded with our schema decode to what their JSON form decodes to', () => {
+  const bytes = Buffer.concat(JSON_EVENTS.map((e, i) => eventRecord(BigInt(i), encodeBusEvent(e, OTHERS))));
+  const binary = decodeAll(bytes);
+  const json = JSON_EVENTS.flatMap((e, i) => decodeLine(JSON.stringify(e), i + 1));
+  assert.deepEqual(binary.map(comparable), json.map(comparable));
+  assert.equal(binary[14]!.body.kind, 'skipped');
+  assert.deepEqual(binary[14]!.body, { kind: 'skipped', type: 'BUS_EVENT_TYPE_MARKET_DATA' });
+  assert.equal(binary[1]!.timeUpdate, 1700000000000000000n);
+});
+
+test('records come out whole however the bytes are cut: inside the size, the sequence, the body', () => {
+  const bytes = Buffer.concat(JSON_EVENTS.map((e, i) => eventRecord(BigInt(i), encodeBusEvent(e, OTHERS))));
+  const whole = decodeAll(bytes).map((e) => `${e.at && 'offset' in e.at ? e.at.offset : ''} ${comparable(e)}`);
+  for (const size of [1, 2, 3, 5, 11, 13, 64]) {
+    assert.deepEqual(decodeAll(bytes, size).map((e) => `${'offset' in e.at ? e.at.offset : ''} ${comparable(e)}`), whole, `chunks of ${size}`);
+  }
+  // A partial record waits: pushing it yields nothing until the rest comes.
+  const reader = new EventRecordReader();
+  assert.deepEqual([...reader.push(bytes.subarray(0, 2))], []);
+  assert.deepEqual([...reader.push(bytes.subarray(2, 20))], []);
+  assert.equal(reader.pendingBytes, 20);
+  assert.equal([...reader.push(bytes.subarray(20))].length, JSON_EVENTS.length);
+  assert.equal(reader.position, bytes.length);
+});
+
+test('unknown fields are skipped, in the envelope and in payloads', () => {
+  const payload = new WireWriter();
+  payload.varintField(99, 5n); // unknown varint
+  payload.stringField(1, hex(1));
+  payload.stringField(50, 'ignored');
+  payload.stringField(2, hex(2));
+  payload.varintField(3, -5n);
+  const event = new WireWriter();
+  event.stringField(1, '3-1');
+  event.varintField(3, 70);
+  event.stringField(77, 'a newer envelope field');
+  event.bytesField(168, payload.finish());
+  const bytes = event.finish();
+  const decoded = decodeBusEvent(bytes, 0, bytes.length, { offset: 0 });
+  assert.deepEqual(decoded.body, { kind: 'referralSetCreated', setId: hex(1), referrer: hex(2), createdAt: -5n, updatedAt: 0n });
+  assert.equal(decoded.height, 3n);
+});
+
+function inputError(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    assert.ok(err instanceof InputError, String(err));
+    return err.message;
+  }
+  assert.fail('no error');
+}
+
+test('bad bytes: clear errors naming the byte offset, the event and the field', () => {
+  const decode = (bytes: Buffer) => decodeBusEvent(bytes, 0, bytes.length, { offset: 40 });
+  const good = encodeBusEvent(JSON_EVENTS[3]!);
+  assert.match(inputError(() => decode(good.subarray(0, good.length - 3))), /^byte 40, event 7-3: not a protobuf BusEvent \(length \d+ at byte \d+ runs past the end of the message\)$/);
+  assert.equal(
+    inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, referralSetCreated: { setId: 'zz', referrer: hex(2) } }))),
+    'byte 40, event 7-3, field referralSetCreated.setId: not a hex id: "zz"',
+  );
+  assert.equal(
+    inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, type: 'BUS_EVENT_TYPE_TRANSFER' }))),
+    'byte 40, event 7-3, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated',
+  );
+  assert.equal(inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, id: '7x3' }))), 'byte 40, event 7x3, field id: expected "<block height>-<sequence>", got "7x3"');
+  assert.equal(inputError(() => decode(Buffer.from([0x0a, 0x03, 0x31, 0x2d, 0x31, 0xff]))), 'byte 40, event 1-1: not a protobuf BusEvent (message ends inside a varint at byte 6)');
+
+  const records = Buffer.concat([eventRecord(0n, good), eventRecord(1n, good)]);
+  assert.equal(inputError(() => decodeAll(records.subarray(0, records.length - 1))), `byte ${good.length + 12}: the record of ${good.length + 8} bytes runs past the end of the input (${good.length + 7} bytes left)`);
+  assert.equal(inputError(() => decodeAll(records.subarray(0, good.length + 14))), `byte ${good.length + 12}: the file ends inside a record's size (2 of 4 bytes)`);
+  const huge = Buffer.from(records);
+  huge.writeUInt32BE(0x7fffffff, good.length + 12);
+  assert.equal(inputError(() => decodeAll(huge)), `byte ${good.length + 12}: record size 2147483647 is not an event-file record (expected 8 to 67108864)`);
+});

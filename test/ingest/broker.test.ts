@@ -4,12 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { demoChain } from '../../src/demo/chain.js';
@@ -188,7 +187,7 @@ for (const kind of STORE_KINDS) {
         assert.ok(sample(m, 'epochview_broker_received_bytes_total')! > 8 * EVENTS_PER_BLOCK * 8);
         // The first connection's file is consumed and removed; the second's is still written.
         assert.deepEqual(readdirSync(bufferDir), ['000000000002.bevt']);
-        assert.equal(sample(m, 'epochview_broker_buffered_bytes'), (await import('node:fs')).statSync(join(bufferDir, '000000000002.bevt')).size);
+        assert.equal(sample(m, 'epochview_broker_buffered_bytes'), statSync(join(bufferDir, '000000000002.bevt')).size);
         await again.close();
         assert.equal(await serve.stop(), 0);
       } finally {

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { demoChain } from '../../src/demo/chain.js';
@@ -289,16 +290,32 @@ for (const kind of STORE_KINDS) {
         assert.equal((await runCli(['ingest', ndjson, ...clean.args])).code, 0);
         const first = await serveBroker(ts.args, bufferDir);
         const core = new Core(first.port);
-        void core.send(chain).catch(() => {});
-        // Killed once some blocks are applied and more are arriving.
+        // The chain in 60 pieces, sent one after the other while blocks are applied.
+        const pieces = Array.from({ length: 60 }, (_, i) => eventFile(events.slice(Math.floor((i * events.length) / 60), Math.floor(((i + 1) * events.length) / 60))));
+        let killed = false;
+        const sending = (async () => {
+          for (const piece of pieces) {
+            if (killed) return;
+            await core.send(piece);
+            await sleep(20);
+          }
+        })().catch(() => {});
         await eventually('some blocks applied', async () => ((await metric(first.serve.url, 'epochview_ingest_last_height')) ?? 0) > 20, 60_000);
+        const received = (await metric(first.serve.url, 'epochview_broker_frames_received_total'))!;
         first.serve.child.kill('SIGKILL');
+        killed = true;
         await first.serve.exited;
         core.kill();
+        await sending;
+        assert.ok(received < events.length, `killed while receiving: ${received} of ${events.length} frames received`);
+        assert.ok(readdirSync(bufferDir).length > 0, 'buffer files are left');
 
         // The restart applies what the buffer files hold; the core resends from an earlier block.
         const second = await serveBroker(ts.args, bufferDir);
         try {
+          // First what the buffer files hold is applied, and the files are removed.
+          await eventually('the buffer files consumed', () => readdirSync(bufferDir).length === 0, 60_000);
+          assert.ok(Number((await readyz(second.serve.url)).blockHeight) > 20);
           const from = events.findIndex((e) => e.beginBlock !== undefined && Number((e.beginBlock as { height: string }).height) === 10);
           const resend = new Core(second.port);
           await resend.send(eventFile(events.slice(from)));

@@ -1,5 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENVELOPE, PAYLOADS } from '../binary/schema.js';
+import { LEN, VARINT, WireError, WireReader } from '../binary/wire.js';
 
 /**
  * A buffer file is closed at the first block that begins once it holds this many bytes, so that
@@ -20,47 +22,32 @@ export interface Segment {
   finished: boolean;
 }
 
-/** The BeginBlock height of a BusEvent, or undefined when it is another event (read from the envelope, nothing decoded). */
+/**
+ * The BeginBlock height of a BusEvent, or undefined when it is another event: the envelope's
+ * type and the payload's first field are read, nothing is decoded. A malformed event is left
+ * for the applier's decoder to name.
+ */
 export function beginBlockHeight(event: Buffer): bigint | undefined {
-  let at = 0;
-  const varint = (): bigint => {
-    let value = 0n;
-    for (let shift = 0n; at < event.length; shift += 7n) {
-      const byte = event[at++]!;
-      value |= BigInt(byte & 0x7f) << shift;
-      if (byte < 0x80) return value;
-    }
-    throw new RangeError('truncated varint');
-  };
   try {
-    while (at < event.length) {
-      const tag = varint();
-      const field = tag >> 3n;
-      const wire = Number(tag & 7n);
-      if (wire === 0) {
-        const value = varint();
-        if (field === 3n && value !== 49n) return undefined; // type: not BUS_EVENT_TYPE_BEGIN_BLOCK
-      } else if (wire === 2) {
-        const length = Number(varint());
-        if (field === 148n) {
-          // BeginBlock { height = 1 }: an absent height is 0.
-          const end = at + length;
-          while (at < end) {
-            const inner = varint();
-            if (inner === 8n) return varint();
-            if ((inner & 7n) === 0n) varint();
-            else if ((inner & 7n) === 2n) at += Number(varint());
-            else return undefined;
-          }
-          return 0n;
+    const r = new WireReader(event, 0, event.length);
+    while (!r.done) {
+      const tag = r.tag();
+      const field = tag >>> 3;
+      if (field === ENVELOPE.type && (tag & 7) === VARINT) {
+        if (r.uint32() !== PAYLOADS.beginBlock.type) return undefined;
+      } else if (field === PAYLOADS.beginBlock.field && (tag & 7) === LEN) {
+        const [start, end] = r.bytes();
+        const payload = new WireReader(event, start, end);
+        while (!payload.done) {
+          const inner = payload.tag();
+          if (inner === ((1 << 3) | VARINT)) return payload.uint64();
+          payload.skip(inner & 7);
         }
-        at += length;
-      } else if (wire === 1) at += 8;
-      else if (wire === 5) at += 4;
-      else return undefined;
+        return 0n; // height 0: absent, as proto3 writes it
+      } else r.skip(tag & 7);
     }
-  } catch {
-    // Not a well-formed message: the applier's decoder says why.
+  } catch (err) {
+    if (!(err instanceof WireError)) throw err;
   }
   return undefined;
 }

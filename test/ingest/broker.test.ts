@@ -12,6 +12,8 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
 import { demoChain } from '../../src/demo/chain.js';
 import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
 import { runCli } from '../helpers/cli.js';
@@ -24,7 +26,12 @@ import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 const PEER = fileURLToPath(new URL('../helpers/nanomsg-peer.pl', import.meta.url));
 const CHAIN = 'test-chain';
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+/** Every peer process started; a failed test leaves none running (they would keep the test file open). */
+const peers = new Set<ChildProcess>();
+after(() => {
+  for (const p of peers) p.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
 let files = 0;
 
 /** Bus events (parsed JSON lines) as an event file, the format the peer script sends from. */
@@ -66,12 +73,18 @@ class Core {
 
   constructor(port: number) {
     this.child = spawn('perl', [PEER, `tcp://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+    peers.add(this.child);
     this.child.stderr!.on('data', (d) => (this.stderr += d));
     createInterface({ input: this.child.stdout! }).on('line', (line) => {
       this.replies.push(line);
       this.waiting?.();
     });
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code) => {
+        peers.delete(this.child);
+        resolve(code);
+      }),
+    );
   }
 
   /** Sends every event of the file; resolves once nanomsg took them. */
@@ -350,3 +363,53 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+test('postgres: a second listener waits for the writer lock without listening; a blocked store and a cut lock connection never stop the socket draining', { skip: !STORE_KINDS.includes('postgres'), timeout: 180_000 }, async () => {
+  const ts = await createTestStore('postgres');
+  const admin = new pg.Client({ connectionString: ts.databaseUrl });
+  await admin.connect();
+  const { serve, port } = await serveBroker(ts.args, join(tmp, 'buffer-lock-a'));
+  try {
+    const spare = await startServe([...ts.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', join(tmp, 'buffer-lock-b'), '--log-level', 'info']);
+    try {
+      await eventually('the spare waiting for the lock', () => spare.logs().some((l) => l.msg === 'waiting for the writer lock: another process writes to this database'));
+      assert.deepEqual((await readyz(spare.url)).source, { kind: 'broker', listen: '127.0.0.1:0', state: 'waiting', heightReceived: null });
+    } finally {
+      assert.equal(await spare.stop(), 0);
+    }
+
+    const core = new Core(port);
+    await core.send(eventFile(blocks(1, 3)));
+    await eventually('blocks 1-3', async () => (await metric(serve.url, 'epochview_ingest_last_height')) === 3);
+
+    // Every block's transaction waits for this lock: the store is stuck, the socket drains.
+    await admin.query('BEGIN');
+    await admin.query('LOCK TABLE chain_head IN EXCLUSIVE MODE');
+    await core.send(eventFile(blocks(4, 30)));
+    await eventually('every frame received', async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 30 * EVENTS_PER_BLOCK);
+    const m = (await get(`${serve.url}/metrics`)).text;
+    assert.equal(sample(m, 'epochview_ingest_last_height'), 3);
+    assert.equal(sample(m, 'epochview_broker_height_received'), 30);
+    assert.equal(sample(m, 'epochview_broker_lag_blocks'), 27);
+    assert.ok(sample(m, 'epochview_broker_buffered_bytes')! > 0);
+    await admin.query('COMMIT');
+    await eventually('blocks 4-30', async () => (await metric(serve.url, 'epochview_ingest_last_height')) === 30);
+
+    // The lock's connection cut: applying stops, the lock is taken again, and what arrived meanwhile is applied.
+    const cut = await admin.query(`SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+      JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = ${WRITER_LOCK_KEY} AND l.granted
+      WHERE a.datname = current_database() AND a.application_name LIKE 'epochview serve --broker-listen%'`);
+    assert.equal(cut.rowCount, 1);
+    await core.send(eventFile(blocks(31, 40)));
+    await eventually('blocks 31-40', async () => (await view(serve.url)).height === 40, 60_000);
+    await assertWholeBlocks(serve.url, 40);
+    assert.ok(serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'));
+    assert.equal((await readyz(serve.url)).source.state, 'connected');
+    await core.close();
+  } finally {
+    await admin.query('ROLLBACK').catch(() => {});
+    await admin.end();
+    await serve.stop();
+    await ts.drop();
+  }
+});

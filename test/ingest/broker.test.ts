@@ -293,7 +293,6 @@ for (const kind of STORE_KINDS) {
     test('kill -9 while receiving, a restart and a resend from an earlier block: the same pages as a clean ingest', { timeout: 300_000 }, async () => {
       const lines = [...demoChain({ scale: 'small', seed: 3 })].join('').split('\n').filter((l) => l !== '');
       const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-      const chain = eventFile(events);
       const ndjson = join(tmp, `clean-${kind}.ndjson`);
       writeFileSync(ndjson, lines.join('\n') + '\n');
       const clean = await createTestStore(kind);

@@ -66,7 +66,13 @@ export class BrokerSource {
         this.log.info({ peer }, 'broker: core connected');
         return {
           frames: (bodies, bytes) => {
-            this.buffer.append(bodies);
+            try {
+              this.buffer.append(bodies);
+            } catch (err) {
+              // A full disk, say: what cannot be kept must not be taken from the core.
+              this.stop(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
+              return;
+            }
             this.opts.onReceived?.(bodies.length, bytes);
           },
           closed: (reason) => {

@@ -7,12 +7,12 @@ import { StoreUnavailableError, type Store } from './db/store.js';
 import { waitUntilReachable } from './db/wait-for-store.js';
 import { WriterBusyError, WriterSession } from './db/writer-lock.js';
 import { writeDemoChain } from './demo/chain.js';
+import { DEMO_FORMATS, isDemoFormat } from './demo/evts.js';
 import { DEMO_SCALE_NAMES, isDemoScale } from './demo/scales.js';
 import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
-import { readInput } from './sources/input.js';
+import { readEvents } from './sources/input.js';
 import { InputError } from './sources/input-error.js';
-import { ndjsonEvents } from './sources/ndjson/decoder.js';
 import { serve, SERVE_SETTINGS } from './serve.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
@@ -43,14 +43,14 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ingest: {
-    summary: 'ingest bus events from a file or stdin (-)',
-    usage: 'epochview ingest <file | -> [options]',
+    summary: 'ingest bus events (NDJSON, an event file, gzipped or not) from a file, a directory of files or stdin (-)',
+    usage: 'epochview ingest <file | directory | -> [options]',
     settings: [...STORE_SETTINGS, 'batchEvents'],
     extraHelp: `  --no-wait                     when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
     async run(argv) {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
-      if (positionals.length !== 1) throw new UsageError('ingest takes one file (or - for stdin)');
-      const input = readInput(positionals[0]!);
+      if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');
+      const input = readEvents(positionals[0]!);
       const store = await openReachableStore(settings);
       let writer: Store = store;
       try {
@@ -64,7 +64,7 @@ const COMMANDS: Record<string, Command> = {
         }
         await migrate(writer);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
-        await ingestWithReport(writer, ndjsonEvents(input.chunks), { batchEvents: settings.batchEvents, fraction });
+        await ingestWithReport(writer, input.events, { batchEvents: settings.batchEvents, fraction });
         return 0;
       } catch (e) {
         if (e instanceof WriterBusyError) {
@@ -90,18 +90,20 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   demo: {
-    summary: 'write a deterministic synthetic chain as bus events (NDJSON)',
-    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--out FILE]',
+    summary: 'write a deterministic synthetic chain as bus events (NDJSON or an event file)',
+    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--format ndjson|evts|evts.gz] [--out FILE]',
     settings: [],
-    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --out <file>                  where to write (default stdout)',
+    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --format <name>               ndjson (default), evts (an event file, as a core\'s [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)',
     async run(argv) {
-      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
+      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
       if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) throw new UsageError('--seed must be an integer from 0 to 2^53-1');
+      const format = (extra.format as string | undefined) ?? 'ndjson';
+      if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
-      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target);
+      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target, format);
       if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));
       err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
       return 0;

@@ -5,10 +5,13 @@
 // (referral sets and joins, teams, joins, switches and leaves, team updates, game transfers),
 // then at the epoch's end a block with epochEvent END, teamsStatsUpdated (every current member
 // of every team) and the first reward payouts, followed by more payout blocks as needed.
-// A final block starts epoch E+1. Every block is beginBlock, timeUpdate, events, endBlock.
+// A final block starts epoch E+1. Every block is beginBlock, timeUpdate, events, events of the
+// kinds epochview skips (other-kinds.ts), endBlock.
 
 import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
 
+import { eventFileChunks, type DemoFormat } from './evts.js';
 import { NdjsonBlockWriter } from './ndjson.js';
 import {
   assetPayload,
@@ -26,6 +29,7 @@ import {
   teamUpdatedPayload,
   type TeamDetails,
 } from './payloads.js';
+import { OtherKinds } from './other-kinds.js';
 import { IdCache, IdKind, IdSpace, Rng } from './random.js';
 import { ReferralModel } from './referrals.js';
 import {
@@ -83,25 +87,37 @@ export function* demoChain(opts: DemoOptions): Generator<string> {
 }
 
 /**
- * Writes the chain to a stream honouring backpressure; resolves with counts. The stream is
- * not ended (it may be stdout).
+ * Writes the chain to a stream in `format` honouring backpressure; resolves with counts (bytes
+ * as written, compressed for evts.gz). The stream is not ended (it may be stdout).
  */
 export async function writeDemoChain(
   opts: DemoOptions,
   out: NodeJS.WritableStream,
+  format: DemoFormat = 'ndjson',
 ): Promise<{ events: number; bytes: number }> {
   const builder = new DemoChainBuilder(opts);
+  const chunks = format === 'ndjson' ? builder.chunks() : eventFileChunks(builder.chunks());
+  const gzip = format === 'evts.gz' ? createGzip() : undefined;
+  const target = gzip ?? out;
   let bytes = 0;
   let failure: { error: unknown } | undefined;
   const onError = (error: unknown): void => {
     failure ??= { error };
   };
   out.on('error', onError);
+  gzip?.on('error', onError);
+  gzip?.on('data', (d: Buffer) => (bytes += d.length));
+  gzip?.pipe(out, { end: false });
   try {
-    for (const chunk of builder.chunks()) {
+    for (const chunk of chunks) {
       if (failure) throw failure.error;
-      bytes += Buffer.byteLength(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
+      if (!gzip) bytes += Buffer.byteLength(chunk);
+      if (!target.write(chunk)) await once(target, 'drain');
+    }
+    if (gzip) {
+      const flushed = once(gzip, 'end');
+      gzip.end();
+      await flushed;
     }
     if (failure) throw failure.error;
   } finally {
@@ -114,7 +130,7 @@ class DemoChainBuilder {
   private readonly p: DemoParams;
   private readonly rng: Rng;
   private readonly ids: IdSpace;
-  private readonly w = new NdjsonBlockWriter(DEMO_CHAIN_ID, CHUNK_CHARS);
+  private readonly w: NdjsonBlockWriter;
   private readonly clock: ChainClock;
 
   private readonly referrals: ReferralModel;
@@ -147,6 +163,7 @@ class DemoChainBuilder {
     const p = DEMO_SCALES[opts.scale];
     this.p = p;
     this.rng = new Rng(opts.seed);
+    this.w = new NdjsonBlockWriter(DEMO_CHAIN_ID, CHUNK_CHARS, new OtherKinds(opts.seed));
     this.ids = new IdSpace(opts.seed);
     this.clock = new ChainClock(this.rng, DEMO_END_SECONDS - p.epochs * p.epochSeconds - 1);
 

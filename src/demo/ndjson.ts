@@ -1,6 +1,10 @@
 // Writes BusEvent envelopes as NDJSON lines, block by block, into text chunks.
 
-import { PAYLOAD_TYPES, type PayloadKey } from '../sources/events.js';
+import { PAYLOAD_TYPES } from '../sources/events.js';
+import { OTHER_TYPES, type OtherKinds } from './other-kinds.js';
+
+/** Every payload key the demo writes: ours and the other kinds. */
+const TYPES: Readonly<Record<string, string>> = { ...PAYLOAD_TYPES, ...OTHER_TYPES };
 
 /**
  * Accumulates lines until a chunk is big enough to hand out. One event per line:
@@ -25,19 +29,20 @@ export class NdjsonBlockWriter {
   /** `","block":"<hash>","type":"` for the open block. */
   private blockPart = '';
   /** Payload key → `BUS_EVENT_TYPE_...","version":1,"chainId":"...",` */
-  private readonly typeHeads: Record<PayloadKey, string>;
+  private readonly typeHeads: Record<string, string>;
   /** Payload key → everything between the sequence number and the payload, for the open block. */
-  private heads: Partial<Record<PayloadKey, string>> = {};
-  private txHeads: Partial<Record<PayloadKey, string>> = {};
+  private heads: Record<string, string> = {};
+  private txHeads: Record<string, string> = {};
+  private blockTime = '';
+  private blockHash = '';
 
   constructor(
     chainId: string,
     private readonly chunkChars: number,
+    private readonly others: OtherKinds,
   ) {
-    const heads = {} as Record<PayloadKey, string>;
-    for (const key of Object.keys(PAYLOAD_TYPES) as PayloadKey[]) {
-      heads[key] = `${PAYLOAD_TYPES[key]}","version":1,"chainId":${JSON.stringify(chainId)},`;
-    }
+    const heads: Record<string, string> = {};
+    for (const [key, type] of Object.entries(TYPES)) heads[key] = `${type}","version":1,"chainId":${JSON.stringify(chainId)},`;
     this.typeHeads = heads;
   }
 
@@ -45,6 +50,8 @@ export class NdjsonBlockWriter {
   beginBlock(height: number, timestamp: string, hash: string): void {
     if (this.inBlock) throw new Error('beginBlock inside an open block');
     this.inBlock = true;
+    this.blockTime = timestamp;
+    this.blockHash = hash;
     this.height = String(height);
     this.seq = 0;
     this.idPrefix = flat(`{"id":"${this.height}-`);
@@ -55,7 +62,9 @@ export class NdjsonBlockWriter {
     this.event('timeUpdate', `{"timestamp":"${timestamp}"}`);
   }
 
+  /** Closes the block: the events of other kinds that go with it (see OtherKinds), then endBlock. */
   endBlock(): void {
+    for (const [key, payload] of this.others.forBlock(this.seq - 2, this.blockTime)) this.event(key, payload, this.blockHash);
     this.event('endBlock', `{"height":"${this.height}"}`);
     this.inBlock = false;
   }
@@ -66,7 +75,7 @@ export class NdjsonBlockWriter {
   }
 
   /** Appends one event of the open block; `payload` is the payload's JSON text. */
-  event(key: PayloadKey, payload: string, txHash?: string): void {
+  event(key: string, payload: string, txHash?: string): void {
     if (!this.inBlock) throw new Error(`${key} outside a block`);
     let line: string;
     if (txHash === undefined) {

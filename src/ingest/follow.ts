@@ -3,19 +3,20 @@ import type { Logger } from 'pino';
 import { StoreUnavailableError, type Store } from '../db/store.js';
 import type { DecodedEvent } from '../sources/events.js';
 import { InputError } from '../sources/input-error.js';
-import { GrowingNdjsonFile } from '../sources/ndjson/growing-file.js';
+import { GrowingFile } from '../sources/growing-file.js';
 import { Ingester, type IngestOptions } from './ingest.js';
 
 export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
-  /** How often to look for new lines once caught up, in ms. */
+  /** How often to look for new bytes once caught up, in ms. */
   pollMs: number;
   logger: Logger;
 }
 
 /**
- * `serve --follow FILE`: ingests a growing NDJSON file as `tail -f` reads it, through the same
- * Ingester as `ingest`. Only complete lines are decoded (a partial last line waits for its
- * newline), and only complete blocks are applied: a block opened by beginBlock at its endBlock,
+ * `serve --follow FILE`: ingests a growing NDJSON or event file (the core's `[Broker.File]`) as
+ * `tail -f` reads it, through the same Ingester as `ingest`. Only complete lines or records are
+ * decoded (a partial last line waits for its newline, a partial record for its rest), and only
+ * complete blocks are applied: a block opened by beginBlock at its endBlock,
  * a block without markers when the next height begins. Each step applies what it completed in
  * one transaction, so readers (on PGlite too) never see half a block.
  *
@@ -23,14 +24,14 @@ export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onAp
  * from the start, the checkpoint skipping what is already applied. While the store is
  * unavailable the completed blocks stay queued and are retried every poll; nothing more is read
  * meanwhile. Bad input stops following (the server goes on answering) with an error log naming
- * the line, the event and the field.
+ * the line or byte offset, the event and the field.
  */
 export class FileFollower {
   private stopping = false;
   private readonly wake = new AbortController();
   private loop: Promise<void> | undefined;
   private ingester: Ingester | undefined;
-  private readonly file: GrowingNdjsonFile;
+  private readonly file: GrowingFile;
   /** Events read and not yet pushed (a failed transaction interrupts them). */
   private unread: { events: Iterator<DecodedEvent>; atEnd: boolean } | undefined;
   private storeDown = false;
@@ -41,7 +42,7 @@ export class FileFollower {
     readonly path: string,
     private readonly opts: FollowOptions,
   ) {
-    this.file = new GrowingNdjsonFile(path);
+    this.file = new GrowingFile(path);
   }
 
   /** Starts following in the background. */

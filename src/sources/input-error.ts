@@ -1,11 +1,12 @@
 /**
  * Where something is in its input: a line of a text input (NDJSON, numbered from 1), or a byte
- * offset of a binary one (an event file, a broker stream).
+ * offset of a binary one (an event file, a broker stream; of the uncompressed bytes of a gzipped
+ * file), and the file when the input has several or names one.
  */
-export type InputPosition = { line: number } | { offset: number };
+export type InputPosition = ({ line: number } | { offset: number }) & { file?: string };
 
 export function describePosition(at: InputPosition): string {
-  return 'line' in at ? `line ${at.line}` : `byte ${at.offset}`;
+  return (at.file !== undefined ? `${at.file}: ` : '') + ('line' in at ? `line ${at.line}` : `byte ${at.offset}`);
 }
 
 /**
@@ -27,4 +28,9 @@ export class InputError extends Error {
         `: ${reason}`,
     );
   }
+}
+
+/** The same error, placed in `file` (for errors raised where the file is not known). */
+export function inFile(err: InputError, file: string): InputError {
+  return err.at.file !== undefined ? err : new InputError({ ...err.at, file }, err.eventId, err.field, err.reason);
 }

@@ -1,28 +1,125 @@
-import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline, Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { BinaryDecoder } from './binary/decoder.js';
+import type { DecodedEvent } from './events.js';
+import { InputError, inFile } from './input-error.js';
+import { NdjsonDecoder } from './ndjson/decoder.js';
 
-/** A finished input's bytes, with how far reading has come. */
-export interface ByteInput {
-  chunks: AsyncIterable<Buffer>;
-  /** Bytes read so far, for progress. */
+/** The event formats, told apart by their first bytes. */
+export type EventFormat = 'ndjson' | 'evts';
+
+/** Bytes → events, however the bytes are cut into chunks (NdjsonDecoder, BinaryDecoder). */
+export interface EventDecoder {
+  /** The events of what `chunk` completes; take them all before the next push. */
+  push(chunk: Buffer): Generator<DecodedEvent>;
+  /** The end of a finished input. */
+  end(): Generator<DecodedEvent>;
+}
+
+/**
+ * What a non-empty input holds, from its first byte: gzip starts 1f 8b; NDJSON with "{" (or
+ * blank space, a byte order mark); anything else is an event file, whose records start with
+ * their size (a first byte of 0 for any record under 16 MiB; "{" would mean 2 GiB).
+ */
+export function detectFormat(first: number): EventFormat | 'gzip' {
+  if (first === 0x1f) return 'gzip';
+  if (first === 0x7b || first === 0x20 || first === 0x0a || first === 0x0d || first === 0x09 || first === 0xef) return 'ndjson';
+  return 'evts';
+}
+
+export function createDecoder(format: EventFormat, file?: string): EventDecoder {
+  return format === 'ndjson' ? new NdjsonDecoder(file) : new BinaryDecoder(file);
+}
+
+/** A finished input's events, with how far reading has come. */
+export interface EventInput {
+  events: AsyncIterable<DecodedEvent>;
+  /** Bytes read so far (of the files as stored), for progress. */
   bytesRead(): number;
-  /** Size of the input when known (a regular file). */
+  /** Size of the input when known (files). */
   totalBytes: number | undefined;
 }
 
 /**
- * Streams a file, or stdin for "-", in chunks of up to 1 MiB: memory stays flat however big the
- * input. Nothing is opened until iteration starts, so no byte is read before anyone listens.
+ * The events of a file, of every file of a directory (in name order), or of stdin for "-":
+ * NDJSON, an event file or a gzipped event file, each told by its bytes, not its name. Files are
+ * streamed in chunks of up to 1 MiB, so memory stays flat however big the input; nothing is
+ * opened until iteration starts. Positions in errors and events name the file (not stdin's).
  */
-export function readInput(path: string): ByteInput {
-  const totalBytes = path === '-' ? undefined : statSync(path).size;
+export function readEvents(path: string): EventInput {
+  const files = path === '-' ? [path] : statSync(path).isDirectory() ? filesOf(path) : [path];
+  const totalBytes = path === '-' ? undefined : files.reduce((n, f) => n + statSync(f).size, 0);
   let bytes = 0;
-  async function* chunks(): AsyncGenerator<Buffer> {
-    const stream: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+  const count = async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of chunks) {
       bytes += chunk.length;
       yield chunk;
     }
+  };
+  async function* events(): AsyncGenerator<DecodedEvent> {
+    for (const file of files) {
+      const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      yield* fileEvents(count(stream as AsyncIterable<Buffer>), file === '-' ? undefined : file);
+    }
   }
-  return { chunks: chunks(), bytesRead: () => bytes, totalBytes };
+  return { events: events(), bytesRead: () => bytes, totalBytes };
+}
+
+/** The regular files of a directory, in name order. */
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/** The events of one input's bytes, its format detected from them; a gzipped one is inflated first. */
+async function* fileEvents(chunks: AsyncIterable<Buffer>, file: string | undefined): AsyncGenerator<DecodedEvent> {
+  try {
+    let bytes = await peeked(chunks);
+    if (!bytes) return;
+    let inflated = 0;
+    if (detectFormat(bytes.first[0]!) === 'gzip') {
+      const gunzip = createGunzip();
+      // A read error of the file reaches the loop below through the gunzip stream.
+      pipeline(Readable.from(bytes.chunks), gunzip, () => {});
+      bytes = await peeked(
+        (async function* () {
+          try {
+            for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+              inflated += chunk.length;
+              yield chunk;
+            }
+          } catch (err) {
+            const reason = (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'the gzip stream is truncated' : `not a valid gzip stream (${(err as Error).message})`;
+            throw new InputError({ offset: inflated }, undefined, undefined, reason);
+          }
+        })(),
+      );
+      if (!bytes) return;
+    }
+    const format = detectFormat(bytes.first[0]!);
+    const decoder = createDecoder(format === 'gzip' ? 'evts' : format, file);
+    for await (const chunk of bytes.chunks) yield* decoder.push(chunk);
+    yield* decoder.end();
+  } catch (err) {
+    throw file !== undefined && err instanceof InputError ? inFile(err, file) : err;
+  }
+}
+
+/** The first non-empty chunk, and all chunks from it on; undefined for an empty input. */
+async function peeked(chunks: AsyncIterable<Buffer>): Promise<{ first: Buffer; chunks: AsyncIterable<Buffer> } | undefined> {
+  const it = chunks[Symbol.asyncIterator]();
+  let next = await it.next();
+  while (!next.done && next.value.length === 0) next = await it.next();
+  if (next.done) return undefined;
+  const first = next.value;
+  async function* all(): AsyncGenerator<Buffer> {
+    yield first;
+    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+  }
+  return { first, chunks: all() };
 }

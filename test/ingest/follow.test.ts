@@ -145,7 +145,7 @@ for (const kind of STORE_KINDS) {
         await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
         const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
         // Two blocks of lines and the blank line come before it.
-        assert.match(String(bad.err), new RegExp(`^line ${2 * LINES_PER_BLOCK + 2}: not JSON \\(`));
+        assert.match(String(bad.err), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line ${2 * LINES_PER_BLOCK + 2}: not JSON \\(`));
         assert.equal(bad.checkpoint, String(BASE + 1));
         assert.equal(await serve.stop(), 0);
       } finally {

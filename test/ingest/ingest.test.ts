@@ -184,7 +184,7 @@ for (const kind of STORE_KINDS) {
       // A small batch size as well as the default: the failure must not depend on batching.
       const res = await runCli(['ingest', writeInput(`bad-${kind}.ndjson`, bad), ...s.args, '--batch-events', '1']);
       assert.equal(res.code, 1);
-      assert.match(res.stderr, /^error: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m);
+      assert.match(res.stderr, /^error: \S+\/bad-\w+\.ndjson: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m);
       let d = await dump(s);
       assert.equal(d.chain_head![0]!.split('|')[0], '2');
       assert.deepEqual(d.referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
@@ -207,7 +207,7 @@ for (const kind of STORE_KINDS) {
       const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))]).slice(0, -1)];
       const res = await ingest(s, writeInput(`open-${kind}.ndjson`, lines));
       assert.equal(res.code, 0, res.stderr);
-      assert.match(res.stderr, /warning: block 2 \(line 4\) has no endBlock; not applied/);
+      assert.match(res.stderr, /warning: block 2 \(\S+\/open-\w+\.ndjson: line 4\) has no endBlock; not applied/);
       assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01']);
     });
 
@@ -244,7 +244,7 @@ for (const kind of STORE_KINDS) {
       appendFileSync(path, Buffer.alloc(128 * 2 ** 20 + 1, 'x'));
       const res = await ingest(s, path);
       assert.equal(res.code, 1, res.stderr);
-      assert.match(res.stderr, new RegExp(`^error: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'));
+      assert.match(res.stderr, new RegExp(`^error: ${path}: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'));
       assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
     });
 

@@ -12,8 +12,8 @@ const ENVELOPE_KEYS = new Set(['id', 'block', 'type', 'version', 'chainId', 'txH
  * `{"events":[...]}` and `{"result":{"events":[...]}}`. Throws InputError on anything it cannot
  * trust.
  */
-export function decodeLine(text: string, line: number): DecodedEvent[] {
-  const at = { line };
+export function decodeLine(text: string, line: number, file?: string): DecodedEvent[] {
+  const at: InputPosition = file === undefined ? { line } : { line, file };
   let parsed: unknown;
   try {
     parsed = parseJsonLine(text);

@@ -10,6 +10,9 @@ import { LineSplitter } from './lines.js';
 export class NdjsonDecoder {
   private readonly lines = new LineSplitter();
 
+  /** `file`: named in the events' positions. */
+  constructor(private readonly file?: string) {}
+
   /** The events of the lines `chunk` completes. Take them all before the next push. */
   *push(chunk: Buffer): Generator<DecodedEvent> {
     for (const text of this.lines.push(chunk)) yield* this.decode(text);
@@ -22,7 +25,7 @@ export class NdjsonDecoder {
   }
 
   private decode(text: string): DecodedEvent[] {
-    return text.trim() === '' ? [] : decodeLine(text, this.lines.line);
+    return text.trim() === '' ? [] : decodeLine(text, this.lines.line, this.file);
   }
 }
 

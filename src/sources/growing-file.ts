@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
-import type { DecodedEvent } from '../events.js';
-import { NdjsonDecoder } from './decoder.js';
+import type { DecodedEvent } from './events.js';
+import { InputError } from './input-error.js';
+import { createDecoder, detectFormat, type EventDecoder } from './input.js';
 
 /** Bytes read per step while catching up; bounds memory whatever the file's size. */
 const CHUNK_BYTES = 1 << 20;
@@ -16,14 +17,16 @@ export type GrowingFileRead =
   | { kind: 'appended'; events: Iterator<DecodedEvent>; atEnd: boolean };
 
 /**
- * An NDJSON file read as `tail -f` reads it, through the same line splitter and decoder as a
- * finished input. Only complete lines are decoded: a last line without its newline waits for it,
- * since the writer may be in the middle of it. Take all the events of a read before the next.
+ * A file read as `tail -f` reads it, through the same decoder as a finished input: NDJSON or an
+ * event file (the core's `[Broker.File]`), told by its first byte. Only complete lines or records
+ * are decoded: a last line without its newline, or a record cut short, waits for the rest, since
+ * the writer may be in the middle of it. Take all the events of a read before the next.
  */
-export class GrowingNdjsonFile {
+export class GrowingFile {
   private offset = 0;
   private inode: number | undefined;
-  private decoder = new NdjsonDecoder();
+  /** Created at the first byte, which tells the format. */
+  private decoder: EventDecoder | undefined;
 
   constructor(readonly path: string) {}
 
@@ -37,7 +40,7 @@ export class GrowingNdjsonFile {
     if ((this.inode !== undefined && info.ino !== this.inode) || info.size < this.offset) {
       this.offset = 0;
       this.inode = undefined;
-      this.decoder = new NdjsonDecoder();
+      this.decoder = undefined;
       return { kind: 'replaced' };
     }
     this.inode = info.ino;
@@ -51,6 +54,11 @@ export class GrowingNdjsonFile {
       ({ bytesRead } = await handle.read(buffer, 0, length, this.offset));
     } finally {
       await handle.close();
+    }
+    if (this.decoder === undefined) {
+      const format = detectFormat(buffer[0]!);
+      if (format === 'gzip') throw new InputError({ offset: 0, file: this.path }, undefined, undefined, 'a gzipped file cannot be followed as it grows: ingest it');
+      this.decoder = createDecoder(format, this.path);
     }
     this.offset += bytesRead;
     // Only the new bytes are split: a long partial line is not scanned again at every read.

@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import { StoreUnavailableError, type Store } from '../db/store.js';
 import type { WriterWork } from '../db/writer-lock.js';
 import { BufferFiles, type Segment } from '../sources/broker/buffer-files.js';
-import { BufferFileReader } from '../sources/broker/buffer-reader.js';
 import { PairListener } from '../sources/broker/pair-listener.js';
+import type { BinaryEvent } from '../sources/binary/decode-event.js';
 import type { DecodedEvent } from '../sources/events.js';
+import { GrowingFile } from '../sources/growing-file.js';
 import { InputError } from '../sources/input-error.js';
 import { Ingester, type IngestOptions } from './ingest.js';
 
@@ -154,7 +155,7 @@ class BufferApplier implements WriterWork {
   private readonly stopped = new Promise((resolve) => this.wake.signal.addEventListener('abort', resolve));
   private loop: Promise<void> | undefined;
   private ingester: Ingester | undefined;
-  private file: { segment: Segment; reader: BufferFileReader; begun: boolean; dropped: number } | undefined;
+  private file: { segment: Segment; reader: GrowingFile; begun: boolean; dropped: number } | undefined;
   private storeDown = false;
 
   constructor(
@@ -192,8 +193,8 @@ class BufferApplier implements WriterWork {
           await sleep(STORE_RETRY_MS, undefined, { signal: this.wake.signal }).catch(() => {});
           continue;
         }
-        const where = this.file ? `${this.file.segment.path}: ` : '';
-        this.fail(err instanceof InputError ? `refused: ${where}${err.message}` : `applying failed: ${where}${(err as Error).message}`);
+        // An InputError names the buffer file and the byte.
+        this.fail(err instanceof InputError ? `refused: ${err.message}` : `applying failed: ${this.file?.segment.path ?? this.opts.bufferDir}: ${(err as Error).message}`);
         return;
       }
       if (!progressed && !this.stopping && this.buffer.version === version) {
@@ -216,12 +217,13 @@ class BufferApplier implements WriterWork {
     const segment = this.buffer.oldest();
     if (!segment) return false;
     if (this.file?.segment.number !== segment.number) {
-      this.file = { segment, reader: new BufferFileReader(segment.path, this.opts.chainId), begun: false, dropped: 0 };
+      this.file = { segment, reader: new GrowingFile(segment.path), begun: false, dropped: 0 };
     }
     const file = this.file;
     // Whether it is finished is read before its end is: what is appended meanwhile is not missed.
     const finished = segment.finished;
     const read = await file.reader.read();
+    if (read.kind === 'absent' || read.kind === 'replaced') throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
     if (read.kind === 'appended') {
       try {
         for (let next = read.events.next(); !next.done; next = read.events.next()) {
@@ -246,8 +248,19 @@ class BufferApplier implements WriterWork {
     return true;
   }
 
-  /** Hands an event to the ingester unless it precedes the file's first BeginBlock; whether it was. */
+  /**
+   * Checks an event as the data-node checks what its core sends (version 1, the configured
+   * chain), and hands it to the ingester unless it precedes the file's first BeginBlock; whether
+   * it was.
+   */
   private push(file: NonNullable<BufferApplier['file']>, event: DecodedEvent): boolean {
+    // A buffer file is an event file: its events are binary ones, with their envelope.
+    const { version, chainId } = event as BinaryEvent;
+    if (version !== 1) throw new InputError(event.at, event.id, 'version', `version ${version}: only version 1 is known`);
+    const expected = this.opts.chainId;
+    if (expected !== undefined && chainId !== expected) {
+      throw new InputError(event.at, event.id, 'chainId', `chain ${JSON.stringify(chainId)}, not the configured ${JSON.stringify(expected)} (--chain-id)`);
+    }
     if (!file.begun && event.body.kind !== 'beginBlock') {
       file.dropped++;
       return false;

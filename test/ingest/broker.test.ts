@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
 import { demoChain } from '../../src/demo/chain.js';
-import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
+import { OTHER_PAYLOADS } from '../../src/demo/other-kinds.js';
+import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { runCli } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
@@ -34,15 +35,9 @@ after(() => {
 });
 let files = 0;
 
-/** Bus events (parsed JSON lines) as an event file, the format the peer script sends from. */
+/** Bus events (parsed JSON lines) as an event file, encoded as the demo encodes them; the peer script sends from it. */
 function eventFile(events: Record<string, unknown>[]): string {
-  const records = events.map((e, i) => {
-    const body = encodeBusEvent({ version: 1, chainId: CHAIN, ...e });
-    const head = Buffer.alloc(12);
-    head.writeUInt32BE(8 + body.length, 0);
-    head.writeBigUInt64BE(BigInt(i + 1), 4);
-    return Buffer.concat([head, body]);
-  });
+  const records = events.map((e, i) => eventRecord(BigInt(i + 1), encodeBusEvent({ version: 1, chainId: CHAIN, ...e }, OTHER_PAYLOADS)));
   const path = join(tmp, `send-${files++}.evts`);
   writeFileSync(path, Buffer.concat(records));
   return path;
@@ -253,21 +248,22 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('a height gap and another chain are refused: a clear error in the log and /readyz, nothing after it applied', { timeout: 120_000 }, async () => {
-      for (const bad of ['gap', 'chain'] as const) {
+    test('a height gap, another chain and another version are refused: a clear error in the log and /readyz, nothing after it applied', { timeout: 180_000 }, async () => {
+      for (const bad of ['gap', 'chain', 'version'] as const) {
         const ts = await createTestStore(kind);
         const { serve, port } = await serveBroker([...ts.args, '--chain-id', CHAIN], join(tmp, `buffer-${kind}-3-${bad}`));
         try {
           const core = new Core(port);
-          const after = bad === 'gap' ? blocks(4, 5) : blocks(3, 4).map((e) => ({ ...e, chainId: 'other-chain' }));
+          const after = bad === 'gap' ? blocks(4, 5) : blocks(3, 4).map((e) => (bad === 'chain' ? { ...e, chainId: 'other-chain' } : { ...e, version: 2 }));
           await core.send(eventFile([...blocks(1, 2), ...after]));
           await eventually('the refusal', async () => (await readyz(serve.url)).source.state === 'stopped');
           const ready = await readyz(serve.url);
           const file = join(tmp, `buffer-${kind}-3-${bad}`, '000000000001.bevt');
-          const why =
-            bad === 'gap'
-              ? 'field height: block 4 follows block 2: a height gap (blocks 3 to 3 are missing)'
-              : 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)';
+          const why = {
+            gap: 'field height: block 4 follows block 2: a height gap (blocks 3 to 3 are missing)',
+            chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
+            version: 'event 3-0, field version: version 2: only version 1 is known',
+          }[bad];
           assert.match(ready.source.error!, new RegExp(`^refused: ${escape(file)}: byte \\d+, ${escape(why)}$`));
           assert.equal(ready.blockHeight, '2');
           await assertWholeBlocks(serve.url, 2);

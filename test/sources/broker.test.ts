@@ -7,12 +7,10 @@ import { after, test } from 'node:test';
 import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
-import { BufferFileReader, type BufferRead } from '../../src/sources/broker/buffer-reader.js';
 import { checkHeader, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../../src/sources/broker/pair-listener.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-unit-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-let files = 0;
 
 const begin = (height: number) => encodeBusEvent({ id: `${height}-0`, block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', version: 1, chainId: 'c', beginBlock: { height: String(height), timestamp: '1', hash: 'ab' } });
 const end = (height: number) => encodeBusEvent({ id: `${height}-1`, block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', version: 1, chainId: 'c', endBlock: { height: String(height) } });
@@ -89,35 +87,4 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
   again.append([begin(5)]);
   assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.bevt')), ['000000000003.bevt', '000000000004.bevt']);
   again.close();
-});
-
-test('a buffer file is read as it grows: a partial record waits; another version or chain is refused', async () => {
-  const record = (body: Buffer) => {
-    const head = Buffer.alloc(12);
-    head.writeUInt32BE(8 + body.length, 0);
-    return Buffer.concat([head, body]);
-  };
-  const path = join(tmp, 'read.bevt');
-  const two = Buffer.concat([record(begin(7)), record(end(7))]);
-  writeFileSync(path, two.subarray(0, two.length - 3));
-  const reader = new BufferFileReader(path, 'c');
-  const first = await reader.read();
-  assert.equal(first.kind, 'appended');
-  const ids = (r: BufferRead) => (r.kind === 'appended' ? [...{ [Symbol.iterator]: () => r.events }].map((e) => e.id) : []);
-  assert.deepEqual(ids(first), ['7-0']);
-  assert.equal((await reader.read()).kind, 'unchanged');
-  writeFileSync(path, two);
-  assert.deepEqual(ids(await reader.read()), ['7-1']);
-
-  const other = (event: Record<string, unknown>, chainId: string | undefined) => {
-    const file = join(tmp, `bad-${files++}.bevt`);
-    writeFileSync(file, record(encodeBusEvent(event)));
-    return new BufferFileReader(file, chainId);
-  };
-  const event = { id: '8-0', block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: '8' } };
-  const v2 = await other({ ...event, version: 2, chainId: 'c' }, undefined).read();
-  assert.throws(() => ids(v2), { message: 'byte 0, event 8-0, field version: version 2: only version 1 is known' });
-  const wrongChain = await other({ ...event, version: 1, chainId: 'd' }, 'c').read();
-  assert.throws(() => ids(wrongChain), { message: 'byte 0, event 8-0, field chainId: chain "d", not the configured "c" (--chain-id)' });
-  assert.deepEqual(ids(await other({ ...event, version: 1, chainId: 'd' }, undefined).read()), ['8-0']);
 });

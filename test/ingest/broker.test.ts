@@ -408,3 +408,16 @@ test('postgres: a second listener waits for the writer lock without listening; a
     await ts.drop();
   }
 });
+
+test('--broker-listen takes HOST:PORT, and not together with --follow', async () => {
+  const cases: [string[], string][] = [
+    [['--broker-listen', '3005'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "3005"'],
+    [['--broker-listen', '0.0.0.0:70000'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "0.0.0.0:70000"'],
+    [['--broker-listen', '0.0.0.0:3005', '--follow', 'events.evts'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): cannot be combined with --follow: the store has one source of events'],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(['serve', ...args]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.split('\n')[0], message);
+  }
+});

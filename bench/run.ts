@@ -9,7 +9,7 @@
  * and scale: warm up and measure the service, then warm up and measure the ceiling.
  */
 import { execFileSync } from 'node:child_process';
-import { cpus, freemem, totalmem, release, tmpdir } from 'node:os';
+import { cpus, freemem, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,7 +49,11 @@ const HELP = `usage: npm run bench -- [options]
   --cache dir               demo files and reused stores (default bench/.cache)
   --out dir                 results folder (default bench/results)
   --reuse                   keep the ingested stores, and reuse them (skipping ingest) next time
-  --render file.json        only print the table of an earlier run's .json again`;
+  --render file.json        only print the table of an earlier run's .json again
+  --ingest-formats          only measure ingest: each scale's demo chain as NDJSON and as an event
+                            file, each into a fresh store; events/s of the events applied and of
+                            all events (skipped kinds and block markers too); written to
+                            <date>-<store>-ingest-formats.md`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${HELP}\n`);
@@ -78,6 +82,7 @@ const { values } = (() => {
         out: { type: 'string', default: join(ROOT, 'bench', 'results') },
         reuse: { type: 'boolean', default: false },
         render: { type: 'string' },
+        'ingest-formats': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -257,6 +262,61 @@ async function measureAll(prepared: PreparedScale[]): Promise<ScaleResult[]> {
   return prepared.map((p) => ({ scale: p.scale, ingest: p.ingest, discovered: p.discovered, pages: pages.get(p.scale)! }));
 }
 
+/** --ingest-formats: the same chain as NDJSON and as an event file, ingested into fresh stores. */
+async function ingestFormats(machine: string, versions: string): Promise<void> {
+  const rows: string[] = [];
+  const load = () => `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  const loads: string[] = [load()];
+  for (const scale of scales) {
+    const results: Record<string, IngestResult> = {};
+    for (const format of ['ndjson', 'evts'] as const) {
+      const file = await demoFile(cacheDir, scale, seed, log, format);
+      const s = benchStore(store, `binary_${scale}_${format}_${process.pid}`, { databaseUrl, cacheDir });
+      await s.reset();
+      try {
+        log(`${scale}: ingesting ${file} into ${store}… (${load()})`);
+        const r = await ingestFile(file, s.args);
+        results[format] = r;
+        log(`${scale} ${format}: ${r.allEvents} events (${r.events} applied) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s`);
+      } finally {
+        await s.drop();
+      }
+      loads.push(load());
+    }
+    const [j, b] = [results.ndjson!, results.evts!];
+    const skipped = (r: IngestResult) => ((r.allEvents! - r.events - 0) / r.allEvents!) * 100;
+    for (const [format, r] of [['NDJSON', j], ['event file', b]] as const) {
+      rows.push(
+        `| ${scale} | ${format} | ${r.fileMiB.toFixed(0)} | ${int(r.allEvents!)} | ${skipped(r).toFixed(0)} % | ${r.seconds.toFixed(1)} | ${int(r.allEventsPerSec!)} | ${int(r.eventsPerSec)} | ${Math.round(r.peakRssMiB)} |`,
+      );
+    }
+    rows.push(`| ${scale} | event file ÷ NDJSON | | | | | **${(b.allEventsPerSec! / j.allEventsPerSec!).toFixed(2)}×** | | |`);
+  }
+  const date = new Date().toISOString().slice(0, 10);
+  const md = [
+    `# Ingest of NDJSON and of event files, ${store}, ${date}`,
+    '',
+    `${machine}; ${versions}; demo seed ${seed}. The two formats of a scale hold the same chain`,
+    `(\`epochview demo --format ndjson|evts\`), ingested one after the other into fresh stores; events/s`,
+    'from the summary of `epochview ingest` (its time excludes startup). "Not applied" events are the',
+    'kinds epochview skips and the block markers.',
+    '',
+    '| scale | format | MiB | events | not applied | s | events/s (all) | applied events/s | peak RSS MiB |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows,
+    '',
+    `Machine load while measuring (${loads.join('; ')}).`,
+    '',
+  ].join('\n');
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${date}-${store}-ingest-formats.md`);
+  writeFileSync(file, md);
+  process.stdout.write(`${md}\n`);
+  log(`results written to ${file}`);
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
 async function main(): Promise<void> {
   const dirty = git(['status', '--porcelain']) !== '';
   const commit = (git(['rev-parse', '--short', 'HEAD']) || 'unknown') + (dirty ? ' with uncommitted changes' : '');
@@ -270,6 +330,7 @@ async function main(): Promise<void> {
       ? `response cache ${responseCacheMb} MiB (the chain does not move during the run, so repeated requests are hits)`
       : 'no response cache (every request reaches the store)');
   log(`${store}: ${machine}; ${versions}`);
+  if (values['ingest-formats']) return ingestFormats(machine, versions);
 
   // Ingest every scale first (one at a time), then serve them all and measure.
   const prepared: PreparedScale[] = [];

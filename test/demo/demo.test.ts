@@ -4,15 +4,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { demoChain, writeDemoChain, type DemoOptions } from '../../src/demo/chain.js';
+import { eventFileChunks } from '../../src/demo/evts.js';
+import { OTHER_TYPES } from '../../src/demo/other-kinds.js';
+import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
+import type { DecodedEvent } from '../../src/sources/events.js';
+import { NdjsonDecoder } from '../../src/sources/ndjson/decoder.js';
 import { PAYLOAD_TYPES as EVENT_TYPES, type PayloadKey } from '../../src/sources/events.js';
 import { Rng } from '../../src/demo/random.js';
 import { DEMO_SCALES, type DemoScale } from '../../src/demo/scales.js';
 import { shiftDecimal } from '../../src/demo/values.js';
 
 /** sha256 of the small chain for seed 1. Changes whenever the generator's output changes. */
-const SMALL_SEED1_SHA256 = 'a63f49e644ee5fc04a1439b5cb71c013c486006fcc78a5ecf3955e583b9c0ac8';
-const SMALL_SEED1_EVENTS = 13_313;
-const SMALL_SEED1_BYTES = 7_368_934;
+const SMALL_SEED1_SHA256 = '17efa2db48b7af385c7735bc405eae4275fe041adf5d114af75248ec5231624e';
+const SMALL_SEED1_EVENTS = 39_184;
+const SMALL_SEED1_BYTES = 26_771_777;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const UPPER_HEX64 = /^[0-9A-F]{64}$/;
@@ -60,12 +65,14 @@ function parseAll(lines: string[]): Parsed[] {
     const keys = Object.keys(e).filter((k) => !ENVELOPE_KEYS.has(k));
     assert.equal(keys.length, 1, `line ${i + 1}: exactly one payload key, got ${keys.join(',')}`);
     const key = keys[0] as PayloadKey;
-    assert.ok(key in EVENT_TYPES, `line ${i + 1}: known payload key ${key}`);
+    assert.ok(key in EVENT_TYPES || key in OTHER_TYPES, `line ${i + 1}: known payload key ${key}`);
     return { line: i + 1, key, e, v: e[key] };
   });
 }
 
-const parsed = parseAll(smallLines);
+const all = parseAll(smallLines);
+/** The events of our kinds (the other kinds have a test of their own). */
+const parsed = all.filter((p) => p.key in EVENT_TYPES);
 
 function count(events: Parsed[], key: PayloadKey): number {
   return events.filter((p) => p.key === key).length;
@@ -107,7 +114,7 @@ test('same seed gives the same bytes; another seed gives another chain', () => {
 });
 
 test('small has the expected order of magnitude and every kind of event', () => {
-  assert.ok(smallLines.length >= 10_000 && smallLines.length <= 20_000, `${smallLines.length} events`);
+  assert.ok(parsed.length >= 10_000 && parsed.length <= 20_000, `${parsed.length} events of our kinds`);
   for (const key of Object.keys(EVENT_TYPES) as PayloadKey[]) {
     assert.ok(count(parsed, key) > 0, `has ${key}`);
   }
@@ -142,7 +149,7 @@ test('blocks: beginBlock, timeUpdate, events, endBlock; heights and times increa
   let lastTime = -1n;
   let open: { height: number; hash: string; time: string } | undefined;
   let seq = 0;
-  for (const { line, key, e, v } of parsed) {
+  for (const { line, key, e, v } of all) {
     const [h, s] = String(e.id).split('-').map(Number) as [number, number];
     if (key === 'beginBlock') {
       assert.equal(open, undefined, `line ${line}: block opened twice`);
@@ -175,6 +182,36 @@ test('blocks: beginBlock, timeUpdate, events, endBlock; heights and times increa
   }
   assert.equal(open, undefined, 'last block closed');
   assert.equal(height, new Set(parsed.map((p) => String(p.e.id).split('-')[0])).size);
+});
+
+test('other kinds: two thirds of the events, in every block, after the events of ours, as in a real chain', () => {
+  const others = all.filter((p) => !(p.key in EVENT_TYPES));
+  const skipped = others.length + count(parsed, 'timeUpdate');
+  assert.ok(skipped * 3 >= all.length * 2, `${skipped} of ${all.length} events of skipped kinds`);
+  for (const key of Object.keys(OTHER_TYPES)) assert.ok(others.some((p) => p.key === key), `has ${key}`);
+  let ours = true;
+  let blocksWithOthers = 0;
+  for (const { line, key, e } of all) {
+    if (key === 'beginBlock') ours = true;
+    else if (key in OTHER_TYPES) {
+      if (ours) blocksWithOthers++;
+      ours = false;
+      assert.equal(e.type, OTHER_TYPES[key], `line ${line}`);
+      assert.equal(e.txHash, e.block, `line ${line}`);
+    } else if (key !== 'endBlock') assert.ok(ours, `line ${line}: ${key} after the other kinds`);
+  }
+  assert.ok(blocksWithOthers > count(parsed, 'beginBlock') * 0.9, `${blocksWithOthers} blocks with other kinds`);
+});
+
+test('the event file form holds the same events, record for record', () => {
+  const ndjson = new NdjsonDecoder();
+  const binary = new BinaryDecoder();
+  const strip = ({ at: _at, chainId: _c, version: _v, ...e }: DecodedEvent & { chainId?: string; version?: number }) =>
+    JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+  const fromJson = small.chunks.flatMap((c) => [...ndjson.push(Buffer.from(c))].map(strip));
+  const fromBinary = [...eventFileChunks(small.chunks)].flatMap((c) => [...binary.push(c)].map(strip));
+  assert.equal(fromBinary.length, SMALL_SEED1_EVENTS);
+  assert.deepEqual(fromBinary, fromJson);
 });
 
 test('blocks hold a realistic number of events', () => {

@@ -11,12 +11,12 @@ export interface CliResult {
 }
 
 /** Runs the built CLI as a user would, optionally feeding stdin. */
-export function runCli(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return runNode([CLI, ...args], opts);
 }
 
 /** Runs node with `args` (a script and its arguments), collecting its output. */
-export function runNode(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runNode(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

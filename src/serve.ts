@@ -106,7 +106,7 @@ class StartupGate implements Startup {
 interface ServeWrites {
   seedDemo: boolean;
   /** The long-running writer (`serve --follow`, `serve --broker-listen`), started on the writer's store. */
-  follow: { name: string; start: (writer: Store) => Promise<WriterWork> } | undefined;
+  follow: { name: string; start: (writer: Store) => Promise<WriterWork>; failed?: (err: Error) => void } | undefined;
   onApplied: IngestOptions['onApplied'];
   /** Set once a writer runs: how to stop it. */
   stop: () => Promise<void>;
@@ -159,7 +159,10 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
         onWait,
         onRetry: (attempt, delayMs, cause) => lockLog.warn({ attempt, delayMs, err: cause.message }, 'writer: store unavailable, retrying'),
         onLost: (cause) => lockLog.error({ err: cause.message }, 'lost the writer lock: stopped writing; taking it again'),
-        onError: (err) => lockLog.error({ err: err.message }, 'writer stopped'),
+        onError: (err) => {
+          lockLog.error({ err: err.message }, 'writer stopped');
+          follow.failed?.(err);
+        },
       },
       async (session) => {
         lockLog.info({ store: session.location }, 'writer lock held');
@@ -244,6 +247,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           await broker.listen();
           return broker.applyTo(metrics.instrumentStore(writer));
         },
+        failed: (err) => broker.fail(`the writer stopped: ${err.message}`),
       }
     : following === undefined
       ? undefined

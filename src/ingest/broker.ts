@@ -71,7 +71,7 @@ export class BrokerSource {
               this.buffer.append(bodies);
             } catch (err) {
               // A full disk, say: what cannot be kept must not be taken from the core.
-              this.stop(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
+              this.fail(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
               return;
             }
             this.opts.onReceived?.(bodies.length, bytes);
@@ -95,7 +95,7 @@ export class BrokerSource {
         this.address = address;
         this.log.info({ address, bufferDir: this.opts.bufferDir }, 'broker: listening for the core');
       },
-      (err: Error) => this.stop(`cannot listen on ${this.address}: ${err.message}`),
+      (err: Error) => this.fail(`cannot listen on ${this.address}: ${err.message}`),
     );
     return this.listening;
   }
@@ -103,7 +103,7 @@ export class BrokerSource {
   /** Feeds the store from the buffer files until stopped (or the source stops). */
   applyTo(store: Store): WriterWork {
     if (this.error !== undefined) return { stop: async () => {} };
-    const applier = new BufferApplier(store, this.buffer, this.opts, (err) => this.stop(err));
+    const applier = new BufferApplier(store, this.buffer, this.opts, (err) => this.fail(err));
     applier.start();
     return applier;
   }
@@ -131,7 +131,8 @@ export class BrokerSource {
     this.buffer.close();
   }
 
-  private stop(error: string): void {
+  /** Stops the source for good (until a restart): the reason goes to the log and /readyz. */
+  fail(error: string): void {
     if (this.error !== undefined) return;
     this.error = error;
     this.log.error({ err: error }, 'broker: stopped; fix the cause and restart (the buffer files are read again)');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -419,5 +419,24 @@ test('--broker-listen takes HOST:PORT, and not together with --follow', async ()
     const r = await runCli(['serve', ...args]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stderr.split('\n')[0], message);
+  }
+});
+
+test('a port that cannot be listened on stops the source: said in the log and /readyz, the API answers', { timeout: 120_000 }, async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  const ts = await createTestStore('pglite');
+  const serve = await startServe([...ts.args, '--broker-listen', `127.0.0.1:${port}`, '--broker-buffer-dir', join(tmp, 'buffer-taken'), '--log-level', 'info']);
+  try {
+    const error = `cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`;
+    assert.deepEqual((await readyz(serve.url)).source, { kind: 'broker', listen: `127.0.0.1:${port}`, state: 'stopped', error, heightReceived: null });
+    assert.equal(logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)')[0]!.err, error);
+    assert.deepEqual(await view(serve.url), { height: null, sets: [] });
+    assert.equal(await serve.stop(), 0);
+  } finally {
+    await serve.stop();
+    await ts.drop();
+    taken.close();
   }
 });

@@ -50,7 +50,11 @@ const DISPATCH_STRATEGY: MessageSpec = { 4: enumOf('entityScope', ENTITY_SCOPE) 
 /** The BusEvent envelope's fields before its `oneof event`. */
 export const ENVELOPE = { id: 1, block: 2, type: 3, version: 4, chainId: 5, txHash: 6 } as const;
 
-/** The oneof payloads read: field number, BusEventType value, fields. */
+/**
+ * The oneof payloads read: field number, BusEventType value, fields. timeUpdate is not in
+ * sources.md: its number (101) and field are the real fixture's; it gives a block its time when
+ * the block has no beginBlock.
+ */
 export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number; spec: MessageSpec }>> = {
   timeUpdate: { field: 101, type: 2, spec: { 1: int64('timestamp') } },
   asset: {

@@ -40,9 +40,9 @@ export function serveWorkers(settings: ServeSettings, out: (text: string) => voi
 }
 
 /**
- * A worker: plain serve, except that only worker 1 writes (follows a file, seeds the demo: the
- * writer lock would make any other wait anyway), only worker 1 prints the greeting, answers
- * name the worker, /metrics asks the primary for every worker's, and the primary says when to
+ * A worker: plain serve, except that only worker 1 writes (follows a file or listens for the
+ * broker socket, seeds the demo: the writer lock would make any other wait anyway), only worker 1
+ * prints the greeting, answers name the worker, /metrics asks the primary for every worker's, and the primary says when to
  * shut down.
  */
 function serveAsWorker(settings: ServeSettings, out: (text: string) => void): Promise<number> {
@@ -67,7 +67,7 @@ function serveAsWorker(settings: ServeSettings, out: (text: string) => void): Pr
     });
   });
   send({ epochview: 'started' });
-  const writes = worker === 1 ? {} : { follow: undefined, demoOnEmpty: false };
+  const writes = worker === 1 ? {} : { follow: undefined, brokerListen: undefined, demoOnEmpty: false };
   const run = serve({ ...settings, ...writes }, worker === 1 ? out : () => {}, {
     metrics,
     member: {

@@ -4,12 +4,13 @@ import { openStore } from './db/open.js';
 import { assertPrimary } from './db/server-role.js';
 import type { Store } from './db/store.js';
 import { waitForStore, waitUntilReachable, type WaitOptions } from './db/wait-for-store.js';
-import { superviseWriter, WriterSession } from './db/writer-lock.js';
+import { superviseWriter, WriterSession, type WriterWork } from './db/writer-lock.js';
 import { OPERATIONS } from './operations/index.js';
 import { settingError, type Settings } from './config.js';
 import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer, type ClusterMember, type Startup } from './http/server.js';
+import { BrokerSource } from './ingest/broker.js';
 import { FileFollower } from './ingest/follow.js';
 import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
@@ -29,6 +30,9 @@ export const SERVE_SETTINGS = [
   'batchEvents',
   'follow',
   'followPollMs',
+  'brokerListen',
+  'brokerBufferDir',
+  'chainId',
   'requestTimeoutMs',
   'maxUrlLength',
   'maxFilterValues',
@@ -70,6 +74,14 @@ function readTrustProxy(text: string): TrustProxy {
   }
 }
 
+/** `--broker-listen`: HOST:PORT, the host an IPv4 address, a name, or an IPv6 address in brackets. */
+function readListenAddress(text: string): { host: string; port: number } {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(text);
+  const port = Number(m?.[2]);
+  if (!m || port > 65535) throw settingError('brokerListen', `must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "${text}"`);
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -102,10 +114,11 @@ class StartupGate implements Startup {
   }
 }
 
-/** The writes of serve: seeding the demo into an empty store, and following a file. */
+/** The writes of serve: seeding the demo into an empty store, and following a file or the broker socket. */
 interface ServeWrites {
   seedDemo: boolean;
-  follow: ((writer: Store) => { stop(): Promise<void> }) | undefined;
+  /** The long-running writer (`serve --follow`, `serve --broker-listen`), started on the writer's store. */
+  follow: { name: string; start: (writer: Store) => Promise<WriterWork>; failed?: (err: Error) => void } | undefined;
   onApplied: IngestOptions['onApplied'];
   /** Set once a writer runs: how to stop it. */
   stop: () => Promise<void>;
@@ -127,7 +140,7 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
   if (store.kind === 'pglite') {
     await migrate(store);
     if (writes.seedDemo) await seed(store);
-    const follower = writes.follow?.(store);
+    const follower = await writes.follow?.start(store);
     writes.stop = async () => follower?.stop();
     return;
   }
@@ -153,17 +166,20 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
     writes.stop = superviseWriter(
       url,
       {
-        name: 'serve --follow',
+        name: follow.name,
         wait: true,
         onWait,
         onRetry: (attempt, delayMs, cause) => lockLog.warn({ attempt, delayMs, err: cause.message }, 'writer: store unavailable, retrying'),
         onLost: (cause) => lockLog.error({ err: cause.message }, 'lost the writer lock: stopped writing; taking it again'),
-        onError: (err) => lockLog.error({ err: err.message }, 'writer stopped'),
+        onError: (err) => {
+          lockLog.error({ err: err.message }, 'writer stopped');
+          follow.failed?.(err);
+        },
       },
       async (session) => {
         lockLog.info({ store: session.location }, 'writer lock held');
         await migrate(session);
-        return follow(session);
+        return follow.start(session);
       },
     );
   }
@@ -182,9 +198,25 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
  */
 export async function serve(settings: ServeSettings, out: (text: string) => void, role?: WorkerRole): Promise<number> {
   const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
+  const listen = settings.brokerListen === undefined ? undefined : readListenAddress(settings.brokerListen);
+  if (listen && settings.follow !== undefined) throw settingError('brokerListen', 'cannot be combined with --follow: the store has one source of events');
   const logger = role ? createLogger(settings.logLevel).child({ worker: role.member.worker, pid: process.pid }) : createLogger(settings.logLevel);
   logger.info({ settings }, 'starting');
   const metrics = role?.metrics ?? new Metrics();
+  const broker =
+    listen &&
+    new BrokerSource({
+      ...listen,
+      bufferDir: settings.brokerBufferDir!,
+      chainId: settings.chainId,
+      batchEvents: settings.batchEvents,
+      onApplied: metrics.onApplied,
+      onReceived: metrics.onBrokerReceived,
+      logger: logger.child({ component: 'broker' }),
+    });
+  if (broker) {
+    metrics.watchBroker(() => ({ connected: broker.status().state === 'connected', heightReceived: broker.buffer.heightReceived, bufferedBytes: broker.buffer.bufferedBytes }));
+  }
   const store = metrics.instrumentStore(
     await openStore({
       databaseUrl: settings.databaseUrl,
@@ -203,6 +235,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     trustProxy,
     startup: gate,
     member: role?.member,
+    ...(broker ? { source: () => broker.status() } : {}),
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,
@@ -218,20 +251,33 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
 
   const following = settings.follow;
-  const follow =
-    following === undefined
+  const follow: ServeWrites['follow'] = broker
+    ? {
+        name: 'serve --broker-listen',
+        // The core is listened for once this process is the writer, and from then on drained
+        // whatever happens to the store or the lock; the buffer files are applied under the lock.
+        start: async (writer) => {
+          await broker.listen();
+          return broker.applyTo(metrics.instrumentStore(writer));
+        },
+        failed: (err) => broker.fail(`the writer stopped: ${err.message}`),
+      }
+    : following === undefined
       ? undefined
-      : (writer: Store) => {
-          const follower = new FileFollower(metrics.instrumentStore(writer), following, {
-            pollMs: settings.followPollMs!,
-            batchEvents: settings.batchEvents,
-            onApplied: metrics.onApplied,
-            logger: logger.child({ component: 'follow' }),
-          });
-          follower.start();
-          return follower;
+      : {
+          name: 'serve --follow',
+          start: async (writer) => {
+            const follower = new FileFollower(metrics.instrumentStore(writer), following, {
+              pollMs: settings.followPollMs!,
+              batchEvents: settings.batchEvents,
+              onApplied: metrics.onApplied,
+              logger: logger.child({ component: 'follow' }),
+            });
+            follower.start();
+            return follower;
+          },
         };
-  const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && following === undefined);
+  const seedDemo = settings.demoOnEmpty ?? (store.kind === 'pglite' && follow === undefined);
   const startedAt = Date.now();
   const waits = (msg: string): WaitOptions => ({
     // The one --startup-timeout-ms bounds every wait of the start together.
@@ -252,7 +298,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     const base = address.replace('0.0.0.0', '127.0.0.1');
     out(
       [
-        `epochview serving ${store.location} on ${address}` + (following !== undefined ? `, following ${following}` : ''),
+        `epochview serving ${store.location} on ${address}` +
+          (following !== undefined ? `, following ${following}` : '') +
+          (broker ? `, listening for a Vega core's broker socket on ${broker.listenAddress}` : ''),
         'try:',
         `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
         `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,
@@ -277,6 +325,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
         }, limitMs).unref()
       : undefined;
   await Promise.all([app.close(), writes.stop()]);
+  await broker?.close();
   await store.close();
   clearTimeout(force);
   logger.info('stopped');

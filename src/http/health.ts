@@ -18,9 +18,11 @@ const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELEC
  * PostgreSQL server, whether it is the primary or a hot standby and how far a standby's replay
  * is behind; 503 with the contract's "Unavailable error" body while the service is starting
  * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
- * request timeout).
+ * request timeout). A ready answer also reports the source of events when there is one (`source()`,
+ * the broker socket: connected, waiting or stopped with its error): a stopped source leaves the
+ * service ready, answering from what was applied.
  */
-export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number, starting: () => string | undefined): void {
+export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number, starting: () => string | undefined, source?: () => object): void {
   app.get('/healthz', { config: { operation: 'healthz' } }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
@@ -37,7 +39,7 @@ export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: nu
     if (waitingFor !== undefined) return notReady(waitingFor);
     try {
       const [row] = await withDeadline(store.query<Head & RoleRow>(sql), timeoutMs);
-      const head = { blockHeight: row?.height ?? null, blockTime: row?.block_time ?? null };
+      const head = { blockHeight: row?.height ?? null, blockTime: row?.block_time ?? null, ...(source ? { source: source() } : {}) };
       if (store.kind !== 'postgres' || !row) return reply.send({ status: 'ready', store: store.kind, ...head });
       const { role, replayLagBytes } = roleOf(row);
       return reply.send({ status: 'ready', store: store.kind, role, ...(role === 'standby' ? { replayLagBytes } : {}), ...head });

@@ -15,6 +15,15 @@ export interface AppliedCounts {
   lastHeight: bigint;
 }
 
+/** What the broker socket reports to the metrics (see BrokerSource). */
+export interface BrokerGauges {
+  connected: boolean;
+  /** Height of the last BeginBlock received. */
+  heightReceived: bigint | null;
+  /** Bytes in the buffer files: received, not yet consumed. */
+  bufferedBytes: number;
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -102,6 +111,12 @@ export class Metrics {
 
   private cacheSize: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });
 
+  /** The last block applied, for the broker's lag. */
+  private heightApplied: bigint | null = null;
+
+  /** The broker socket's counters, registered by watchBroker (absent without a broker socket). */
+  private broker: { frames: Counter; bytes: Counter } | undefined;
+
   readonly cacheBytes: Gauge = new Gauge({
     name: 'epochview_response_cache_bytes',
     help: 'Bytes the response cache holds (bodies, gzipped bodies once sent, URLs and an estimate of their overhead)',
@@ -132,12 +147,43 @@ export class Metrics {
     for (const [type, n] of batch.skipped) this.ingestSkipped.inc({ type }, n);
     this.ingestBlocks.inc(batch.blocks);
     this.ingestHeight.set(Number(batch.lastHeight));
+    this.heightApplied = batch.lastHeight;
   };
 
   /** Sets the height gauge from the checkpoint found at start. */
   setHeight(height: bigint | null): void {
     if (height !== null) this.ingestHeight.set(Number(height));
+    this.heightApplied = height;
   }
+
+  /**
+   * Registers the broker socket's metrics: frames and bytes received (fed by onBrokerReceived),
+   * and from `gauges` at each scrape whether a core is connected, the height received, the lag
+   * behind it of the height applied (epochview_ingest_last_height) and the bytes buffered.
+   */
+  watchBroker(gauges: () => BrokerGauges): void {
+    const registers = [this.registry];
+    this.broker = {
+      frames: new Counter({ name: 'epochview_broker_frames_received_total', help: 'Broker socket: frames (bus events) received from the core', registers }),
+      bytes: new Counter({ name: 'epochview_broker_received_bytes_total', help: 'Broker socket: bytes received from the core after the handshake (frame headers included)', registers }),
+    };
+    const gauge = (name: string, help: string, value: (g: BrokerGauges) => number) => {
+      const g: Gauge = new Gauge({ name, help, registers, collect: (): void => g.set(value(gauges())) });
+    };
+    gauge('epochview_broker_connected', 'Broker socket: 1 while a core is connected, else 0', (g) => (g.connected ? 1 : 0));
+    gauge('epochview_broker_height_received', 'Broker socket: height of the last BeginBlock received (0 before the first)', (g) => Number(g.heightReceived ?? 0n));
+    gauge('epochview_broker_lag_blocks', 'Broker socket: blocks received and not applied yet (height received less height applied; 0 when either is unknown or behind)', (g) => {
+      const applied = this.heightApplied;
+      return g.heightReceived === null || applied === null || g.heightReceived < applied ? 0 : Number(g.heightReceived - applied);
+    });
+    gauge('epochview_broker_buffered_bytes', 'Broker socket: bytes in the buffer files, received and not yet consumed', (g) => g.bufferedBytes);
+  }
+
+  /** Counts frames received on the broker socket; pass as BrokerOptions.onReceived. */
+  readonly onBrokerReceived = (frames: number, bytes: number): void => {
+    this.broker?.frames.inc(frames);
+    this.broker?.bytes.inc(bytes);
+  };
 
   /** Feeds the role gauges; pass as the chain head watch's onRole. */
   readonly onRole = (state: RoleState): void => {

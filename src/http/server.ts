@@ -30,6 +30,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
   startup?: Startup;
+  /** Where the events come from and how it goes (the broker socket), for /readyz; none when absent. */
+  source?: () => object;
   /** One of several processes answering on one port (serve --workers); alone when absent. */
   member?: ClusterMember | undefined;
 }
@@ -216,7 +218,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   await registerDocs(app, opts.operations);
   registerExplorerPages(app);
-  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor());
+  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
   registerMetrics(app, metrics, opts.member?.clusterMetrics);
   const member = opts.member;
   if (member) app.addHook('onSend', async (_request, reply) => void reply.header('x-epochview-worker', String(member.worker)));

@@ -19,6 +19,11 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** Called after each committed transaction, with what it applied (metrics). */
   onApplied?: (batch: AppliedBatch) => void;
+  /**
+   * Refuse a block that is not the next height after the checkpoint (InputError), as the
+   * data-node does with the broker socket; an empty store takes whatever height comes first.
+   */
+  refuseGaps?: boolean;
 }
 
 /** What one committed transaction applied. */
@@ -278,6 +283,9 @@ export class Ingester {
     if (this.checkpoint !== null && block.height <= this.checkpoint) {
       this.summary.blocksSkipped++;
       return;
+    }
+    if (this.opts.refuseGaps && this.checkpoint !== null && block.height !== this.checkpoint + 1n) {
+      throw new InputError(block.start, undefined, 'height', `block ${block.height} follows block ${this.checkpoint}: a height gap (blocks ${this.checkpoint + 1n} to ${block.height - 1n} are missing)`);
     }
     this.checkpoint = block.height;
     this.pending.push(block);

@@ -1,0 +1,442 @@
+/**
+ * `epochview serve --broker-listen`: a Vega core's broker socket, played by libnanomsg (Perl
+ * NanoMsg::Raw, test/helpers/nanomsg-peer.pl) in a process of its own, on both stores.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
+import { demoChain } from '../../src/demo/chain.js';
+import { OTHER_PAYLOADS } from '../../src/demo/other-kinds.js';
+import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
+import { runCli } from '../helpers/cli.js';
+import { dumpReadModels } from '../helpers/dump.js';
+import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
+import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
+
+const PEER = fileURLToPath(new URL('../helpers/nanomsg-peer.pl', import.meta.url));
+const CHAIN = 'test-chain';
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-'));
+/** Every peer process started; a failed test leaves none running (they would keep the test file open). */
+const peers = new Set<ChildProcess>();
+after(() => {
+  for (const p of peers) p.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+let files = 0;
+
+/** Bus events (parsed JSON lines) as an event file, encoded as the demo encodes them; the peer script sends from it. */
+function eventFile(events: Record<string, unknown>[]): string {
+  const records = events.map((e, i) => eventRecord(BigInt(i + 1), encodeBusEvent({ version: 1, chainId: CHAIN, ...e }, OTHER_PAYLOADS)));
+  const path = join(tmp, `send-${files++}.evts`);
+  writeFileSync(path, Buffer.concat(records));
+  return path;
+}
+
+const id = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
+
+/** Block `height`: two referral sets, each joined by one referee. */
+function block(height: number): Record<string, unknown>[] {
+  const payloads = [1, 2].flatMap((n) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')]);
+  return blockLines(height, payloads).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+const EVENTS_PER_BLOCK = block(1).length;
+
+function blocks(from: number, to: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let h = from; h <= to; h++) out.push(...block(h));
+  return out;
+}
+
+/** A core, played by libnanomsg in a Perl process: dials `port` and sends event files when told. */
+class Core {
+  private readonly child: ChildProcess;
+  private readonly replies: string[] = [];
+  private waiting: (() => void) | undefined;
+  stderr = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(port: number) {
+    this.child = spawn('perl', [PEER, `tcp://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+    peers.add(this.child);
+    this.child.stderr!.on('data', (d) => (this.stderr += d));
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      this.replies.push(line);
+      this.waiting?.();
+    });
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code) => {
+        peers.delete(this.child);
+        resolve(code);
+      }),
+    );
+  }
+
+  /** Sends every event of the file; resolves once nanomsg took them. */
+  async send(file: string): Promise<void> {
+    this.child.stdin!.write(`send ${file}\n`);
+    while (this.replies.length === 0) {
+      await Promise.race([new Promise<void>((resolve) => (this.waiting = resolve)), this.exited.then((code) => assert.fail(`the peer exited (${code}): ${this.stderr}`))]);
+    }
+    assert.match(this.replies.shift()!, /^sent \d+$/);
+  }
+
+  /** Closes the socket: the connection ends (in the middle of a block, if that is where it is). */
+  async close(): Promise<void> {
+    this.child.stdin!.end('close\n');
+    assert.equal(await this.exited, 0, this.stderr);
+  }
+
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+}
+
+interface Ready {
+  blockHeight: string | null;
+  source: { kind: string; listen: string; state: string; peer?: string; error?: string; heightReceived: string | null };
+}
+
+async function readyz(url: string): Promise<Ready> {
+  const res = await get(`${url}/readyz`);
+  assert.equal(res.status, 200, res.text);
+  return res.body as Ready;
+}
+
+/** serve --broker-listen on a free port; resolves with the port once it listens for the core. */
+async function serveBroker(args: string[], bufferDir: string): Promise<{ serve: ServeProcess; port: number }> {
+  const serve = await startServe([...args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', bufferDir, '--log-level', 'info']);
+  let port = 0;
+  await eventually('the broker listening', async () => {
+    port = Number((await readyz(serve.url)).source.listen.split(':')[1]);
+    return port > 0;
+  });
+  return { serve, port };
+}
+
+async function metric(url: string, series: string): Promise<number | undefined> {
+  return sample((await get(`${url}/metrics`)).text, series);
+}
+
+/** Referral sets as the API lists them, and the height of the answer. */
+async function view(url: string): Promise<{ height: number | null; sets: { id: string; totalMembers: string }[] }> {
+  const res = await get(`${url}/api/v2/referral-sets?pagination.first=1000`);
+  assert.equal(res.status, 200, res.text);
+  const h = res.headers.get('x-block-height');
+  return { height: h === null ? null : Number(h), sets: (res.body as any).referralSets.edges.map((e: any) => e.node) };
+}
+
+/** Whole blocks only: blocks 1..height, two sets each with two members. */
+async function assertWholeBlocks(url: string, height: number): Promise<void> {
+  const v = await view(url);
+  assert.equal(v.height, height);
+  assert.equal(v.sets.length, 2 * height);
+  for (const s of v.sets) assert.equal(s.totalMembers, '2');
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const logged = (serve: ServeProcess, msg: string) => serve.logs().filter((l) => l.msg === msg);
+
+for (const kind of STORE_KINDS) {
+  describe(`serve --broker-listen on ${kind}`, () => {
+    test('blocks over one connection; a disconnect inside a block, then a reconnect that sends it again', { timeout: 120_000 }, async () => {
+      const ts = await createTestStore(kind);
+      const bufferDir = join(tmp, `buffer-${kind}-1`);
+      const { serve, port } = await serveBroker(ts.args, bufferDir);
+      try {
+        // An empty store, not seeded with the demo; no core yet.
+        assert.deepEqual(await view(serve.url), { height: null, sets: [] });
+        assert.deepEqual((await readyz(serve.url)).source, { kind: 'broker', listen: `127.0.0.1:${port}`, state: 'waiting', heightReceived: null });
+        assert.match(serve.stdout(), /listening for a Vega core's broker socket on 127\.0\.0\.1:/);
+
+        const core = new Core(port);
+        await core.send(eventFile(blocks(1, 5)));
+        await eventually('blocks 1-5', async () => (await view(serve.url)).height === 5);
+        await assertWholeBlocks(serve.url, 5);
+        const ready = await readyz(serve.url);
+        assert.equal(ready.source.state, 'connected');
+        assert.match(ready.source.peer!, /^127\.0\.0\.1:\d+$/);
+        assert.equal(ready.source.heightReceived, '5');
+        assert.equal(ready.blockHeight, '5');
+
+        // Half of block 6, then the connection ends: nothing of block 6 is applied.
+        const six = block(6);
+        await core.send(eventFile(six.slice(0, 3)));
+        await eventually('frames of block 6', async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 5 * EVENTS_PER_BLOCK + 3);
+        await core.close();
+        await eventually('the disconnect', async () => (await readyz(serve.url)).source.state === 'waiting');
+        await eventually('the open block dropped', () => logged(serve, 'broker: a block left open by the end of its connection: not applied').length === 1);
+        await assertWholeBlocks(serve.url, 5);
+        assert.equal(logged(serve, 'broker: a block left open by the end of its connection: not applied')[0]!.height, '6');
+
+        // The core comes back and sends block 6 again, whole, and more.
+        const again = new Core(port);
+        await again.send(eventFile(blocks(6, 8)));
+        await eventually('blocks 6-8', async () => (await view(serve.url)).height === 8);
+        await assertWholeBlocks(serve.url, 8);
+
+        const m = (await get(`${serve.url}/metrics`)).text;
+        assert.equal(sample(m, 'epochview_broker_frames_received_total'), 8 * EVENTS_PER_BLOCK + 3);
+        assert.equal(sample(m, 'epochview_broker_connected'), 1);
+        assert.equal(sample(m, 'epochview_broker_height_received'), 8);
+        assert.equal(sample(m, 'epochview_ingest_blocks_total'), 8);
+        assert.equal(sample(m, 'epochview_ingest_last_height'), 8);
+        assert.equal(sample(m, 'epochview_broker_lag_blocks'), 0);
+        assert.ok(sample(m, 'epochview_broker_received_bytes_total')! > 8 * EVENTS_PER_BLOCK * 8);
+        // The first connection's file is consumed and removed; the second's is still written.
+        assert.deepEqual(readdirSync(bufferDir), ['000000000002.bevt']);
+        assert.equal(sample(m, 'epochview_broker_buffered_bytes'), statSync(join(bufferDir, '000000000002.bevt')).size);
+        await again.close();
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+
+    test('a second peer and a wrong protocol header are refused and logged; the first peer goes on', { timeout: 120_000 }, async () => {
+      const ts = await createTestStore(kind);
+      const { serve, port } = await serveBroker(ts.args, join(tmp, `buffer-${kind}-2`));
+      try {
+        const core = new Core(port);
+        await core.send(eventFile(blocks(1, 2)));
+        await eventually('blocks 1-2', async () => (await view(serve.url)).height === 2);
+
+        // A second PAIR peer (libnanomsg again): refused while the first is connected.
+        const second = new Core(port);
+        await eventually('the second peer refused', () => logged(serve, 'broker: connection refused').length > 0);
+        second.kill();
+        const refusal = logged(serve, 'broker: connection refused')[0]!;
+        assert.match(String(refusal.reason), /^a peer is connected already \(127\.0\.0\.1:\d+\): PAIR has one peer at a time$/);
+        assert.equal(refusal.level, 40);
+
+        // Not PAIR v0: a PUB socket's header (protocol 0x0020). epochview sends its own first.
+        const refusedBefore = logged(serve, 'broker: connection refused').length;
+        await core.close();
+        await eventually('the disconnect', async () => (await readyz(serve.url)).source.state === 'waiting');
+        const heard = await new Promise<Buffer>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.from([0, 0x53, 0x50, 0, 0, 0x20, 0, 0])));
+          let got = Buffer.alloc(0);
+          socket.on('data', (d) => (got = Buffer.concat([got, d])));
+          socket.on('close', () => resolve(got));
+          socket.on('error', reject);
+        });
+        assert.equal(heard.toString('hex'), '0053500000100000');
+        await eventually('the wrong header refused', () => logged(serve, 'broker: connection refused').length > refusedBefore);
+        assert.equal(logged(serve, 'broker: connection refused').at(-1)!.reason, 'protocol 0x0020, not PAIR v0 (0x0010)');
+
+        // The core connects again and goes on.
+        const back = new Core(port);
+        await back.send(eventFile(blocks(1, 4)));
+        await eventually('blocks 3-4', async () => (await view(serve.url)).height === 4);
+        await assertWholeBlocks(serve.url, 4);
+        await back.close();
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+
+    test('a height gap, another chain and another version are refused: a clear error in the log and /readyz, nothing after it applied', { timeout: 180_000 }, async () => {
+      for (const bad of ['gap', 'chain', 'version'] as const) {
+        const ts = await createTestStore(kind);
+        const { serve, port } = await serveBroker([...ts.args, '--chain-id', CHAIN], join(tmp, `buffer-${kind}-3-${bad}`));
+        try {
+          const core = new Core(port);
+          const after = bad === 'gap' ? blocks(4, 5) : blocks(3, 4).map((e) => (bad === 'chain' ? { ...e, chainId: 'other-chain' } : { ...e, version: 2 }));
+          await core.send(eventFile([...blocks(1, 2), ...after]));
+          await eventually('the refusal', async () => (await readyz(serve.url)).source.state === 'stopped');
+          const ready = await readyz(serve.url);
+          const file = join(tmp, `buffer-${kind}-3-${bad}`, '000000000001.bevt');
+          const why = {
+            gap: 'field height: block 4 follows block 2: a height gap (blocks 3 to 3 are missing)',
+            chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
+            version: 'event 3-0, field version: version 2: only version 1 is known',
+          }[bad];
+          assert.match(ready.source.error!, new RegExp(`^refused: ${escape(file)}: byte \\d+, ${escape(why)}$`));
+          assert.equal(ready.blockHeight, '2');
+          await assertWholeBlocks(serve.url, 2);
+          const log = logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)');
+          assert.equal(log.length, 1);
+          assert.equal(log[0]!.level, 50);
+          assert.equal(log[0]!.err, ready.source.error);
+          // The core is let go, and not listened for any more.
+          assert.equal(ready.source.state, 'stopped');
+          const refused = await new Promise<string>((resolve) => {
+            const socket = connect(port, '127.0.0.1', () => resolve('connected'));
+            socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+          });
+          assert.equal(refused, 'ECONNREFUSED');
+          core.kill();
+        } finally {
+          await serve.stop();
+          await ts.drop();
+        }
+      }
+    });
+
+    test('kill -9 while receiving, a restart and a resend from an earlier block: the same pages as a clean ingest', { timeout: 300_000 }, async () => {
+      const lines = [...demoChain({ scale: 'small', seed: 3 })].join('').split('\n').filter((l) => l !== '');
+      const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const ndjson = join(tmp, `clean-${kind}.ndjson`);
+      writeFileSync(ndjson, lines.join('\n') + '\n');
+      const clean = await createTestStore(kind);
+      const ts = await createTestStore(kind);
+      const bufferDir = join(tmp, `buffer-${kind}-4`);
+      try {
+        assert.equal((await runCli(['ingest', ndjson, ...clean.args])).code, 0);
+        const first = await serveBroker(ts.args, bufferDir);
+        const core = new Core(first.port);
+        // The chain in 60 pieces, sent one after the other while blocks are applied.
+        const pieces = Array.from({ length: 60 }, (_, i) => eventFile(events.slice(Math.floor((i * events.length) / 60), Math.floor(((i + 1) * events.length) / 60))));
+        let killed = false;
+        const sending = (async () => {
+          for (const piece of pieces) {
+            if (killed) return;
+            await core.send(piece);
+            await sleep(20);
+          }
+        })().catch(() => {});
+        await eventually('some blocks applied', async () => ((await metric(first.serve.url, 'epochview_ingest_last_height')) ?? 0) > 20, 60_000);
+        const received = (await metric(first.serve.url, 'epochview_broker_frames_received_total'))!;
+        first.serve.child.kill('SIGKILL');
+        killed = true;
+        await first.serve.exited;
+        core.kill();
+        await sending;
+        assert.ok(received < events.length, `killed while receiving: ${received} of ${events.length} frames received`);
+        assert.ok(readdirSync(bufferDir).length > 0, 'buffer files are left');
+
+        // The restart applies what the buffer files hold; the core resends from an earlier block.
+        const second = await serveBroker(ts.args, bufferDir);
+        try {
+          // First what the buffer files hold is applied, and the files are removed.
+          await eventually('the buffer files consumed', () => readdirSync(bufferDir).length === 0, 60_000);
+          assert.ok(Number((await readyz(second.serve.url)).blockHeight) > 20);
+          const from = events.findIndex((e) => e.beginBlock !== undefined && Number((e.beginBlock as { height: string }).height) === 10);
+          const resend = new Core(second.port);
+          await resend.send(eventFile(events.slice(from)));
+          const last = Number(String(events.at(-1)!.id).split('-')[0]);
+          await eventually('the whole chain', async () => (await view(second.serve.url)).height === last, 120_000);
+          const cleanServe = await startServe([...clean.args, '--demo-on-empty', 'false', '--log-level', 'warn']);
+          try {
+            for (const path of ['/api/v2/referral-sets?pagination.first=5000', '/api/v2/rewards/epoch/summaries?pagination.first=5000', '/explorer/api/teams?pagination.first=1000']) {
+              const [a, b] = await Promise.all([get(second.serve.url + path), get(cleanServe.url + path)]);
+              assert.equal(a.status, 200);
+              assert.equal(a.text, b.text, path);
+            }
+          } finally {
+            await cleanServe.stop();
+          }
+          await resend.close();
+          assert.equal(await second.serve.stop(), 0);
+        } finally {
+          await second.serve.stop();
+        }
+        const [a, b] = [await ts.open(), await clean.open()];
+        try {
+          assert.deepEqual(await dumpReadModels(a), await dumpReadModels(b));
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      } finally {
+        await ts.drop();
+        await clean.drop();
+      }
+    });
+  });
+}
+
+test('postgres: a second listener waits for the writer lock without listening; a blocked store and a cut lock connection never stop the socket draining', { skip: !STORE_KINDS.includes('postgres'), timeout: 180_000 }, async () => {
+  const ts = await createTestStore('postgres');
+  const admin = new pg.Client({ connectionString: ts.databaseUrl });
+  await admin.connect();
+  const { serve, port } = await serveBroker(ts.args, join(tmp, 'buffer-lock-a'));
+  try {
+    const spare = await startServe([...ts.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', join(tmp, 'buffer-lock-b'), '--log-level', 'info']);
+    try {
+      await eventually('the spare waiting for the lock', () => spare.logs().some((l) => l.msg === 'waiting for the writer lock: another process writes to this database'));
+      assert.deepEqual((await readyz(spare.url)).source, { kind: 'broker', listen: '127.0.0.1:0', state: 'waiting', heightReceived: null });
+    } finally {
+      assert.equal(await spare.stop(), 0);
+    }
+
+    const core = new Core(port);
+    await core.send(eventFile(blocks(1, 3)));
+    await eventually('blocks 1-3', async () => (await metric(serve.url, 'epochview_ingest_last_height')) === 3);
+
+    // Every block's transaction waits for this lock: the store is stuck, the socket drains.
+    await admin.query('BEGIN');
+    await admin.query('LOCK TABLE chain_head IN EXCLUSIVE MODE');
+    await core.send(eventFile(blocks(4, 30)));
+    await eventually('every frame received', async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 30 * EVENTS_PER_BLOCK);
+    const m = (await get(`${serve.url}/metrics`)).text;
+    assert.equal(sample(m, 'epochview_ingest_last_height'), 3);
+    assert.equal(sample(m, 'epochview_broker_height_received'), 30);
+    assert.equal(sample(m, 'epochview_broker_lag_blocks'), 27);
+    assert.ok(sample(m, 'epochview_broker_buffered_bytes')! > 0);
+    await admin.query('COMMIT');
+    await eventually('blocks 4-30', async () => (await metric(serve.url, 'epochview_ingest_last_height')) === 30);
+
+    // The lock's connection cut: applying stops, the lock is taken again, and what arrived meanwhile is applied.
+    const cut = await admin.query(`SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+      JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = ${WRITER_LOCK_KEY} AND l.granted
+      WHERE a.datname = current_database() AND a.application_name LIKE 'epochview serve --broker-listen%'`);
+    assert.equal(cut.rowCount, 1);
+    await core.send(eventFile(blocks(31, 40)));
+    await eventually('blocks 31-40', async () => (await view(serve.url)).height === 40, 60_000);
+    await assertWholeBlocks(serve.url, 40);
+    assert.ok(serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'));
+    assert.equal((await readyz(serve.url)).source.state, 'connected');
+    await core.close();
+  } finally {
+    await admin.query('ROLLBACK').catch(() => {});
+    await admin.end();
+    await serve.stop();
+    await ts.drop();
+  }
+});
+
+test('--broker-listen takes HOST:PORT, and not together with --follow', async () => {
+  const cases: [string[], string][] = [
+    [['--broker-listen', '3005'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "3005"'],
+    [['--broker-listen', '0.0.0.0:70000'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "0.0.0.0:70000"'],
+    [['--broker-listen', '0.0.0.0:3005', '--follow', 'events.evts'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): cannot be combined with --follow: the store has one source of events'],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(['serve', ...args]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.split('\n')[0], message);
+  }
+});
+
+test('a port that cannot be listened on stops the source: said in the log and /readyz, the API answers', { timeout: 120_000 }, async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  const ts = await createTestStore('pglite');
+  const serve = await startServe([...ts.args, '--broker-listen', `127.0.0.1:${port}`, '--broker-buffer-dir', join(tmp, 'buffer-taken'), '--log-level', 'info']);
+  try {
+    const error = `cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`;
+    assert.deepEqual((await readyz(serve.url)).source, { kind: 'broker', listen: `127.0.0.1:${port}`, state: 'stopped', error, heightReceived: null });
+    assert.equal(logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)')[0]!.err, error);
+    assert.deepEqual(await view(serve.url), { height: null, sets: [] });
+    assert.equal(await serve.stop(), 0);
+  } finally {
+    await serve.stop();
+    await ts.drop();
+    taken.close();
+  }
+});

@@ -1,0 +1,90 @@
+/** The broker socket's pieces: the SP header, frames cut anywhere, the buffer files. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
+import { EventRecordReader } from '../../src/sources/binary/records.js';
+import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
+import { checkHeader, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../../src/sources/broker/pair-listener.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-unit-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const begin = (height: number) => encodeBusEvent({ id: `${height}-0`, block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', version: 1, chainId: 'c', beginBlock: { height: String(height), timestamp: '1', hash: 'ab' } });
+const end = (height: number) => encodeBusEvent({ id: `${height}-1`, block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', version: 1, chainId: 'c', endBlock: { height: String(height) } });
+
+const frame = (body: Buffer) => {
+  const head = Buffer.alloc(8);
+  head.writeBigUInt64BE(BigInt(body.length));
+  return Buffer.concat([head, body]);
+};
+
+test('the PAIR v0 header is accepted, other versions and protocols are refused', () => {
+  assert.equal(PAIR_V0_HEADER.toString('hex'), '0053500000100000');
+  assert.equal(checkHeader(PAIR_V0_HEADER), undefined);
+  assert.equal(checkHeader(Buffer.from('0053500000100101', 'hex')), undefined, 'the reserved bytes are not checked');
+  assert.equal(checkHeader(Buffer.from('0053500000200000', 'hex')), 'protocol 0x0020, not PAIR v0 (0x0010)');
+  assert.equal(checkHeader(Buffer.from('0053500100100000', 'hex')), 'SP version 1, not 0');
+  assert.equal(checkHeader(Buffer.from('474554202f204854', 'hex')), 'not an SP protocol header (474554202f204854)');
+});
+
+test('frames are split however the stream is cut, and an oversized length is refused', () => {
+  const bodies = [Buffer.from('a'), Buffer.alloc(0), Buffer.alloc(300, 7), Buffer.from('last')];
+  const stream = Buffer.concat(bodies.map(frame));
+  for (const size of [1, 3, 8, 9, 100, stream.length]) {
+    const splitter = new FrameSplitter();
+    const out: Buffer[] = [];
+    for (let at = 0; at < stream.length; at += size) out.push(...splitter.push(stream.subarray(at, at + size)));
+    assert.deepEqual(out, bodies, `chunks of ${size}`);
+    assert.equal(splitter.pendingBytes, 0);
+  }
+  const splitter = new FrameSplitter();
+  splitter.push(stream.subarray(0, 5));
+  assert.equal(splitter.pendingBytes, 5);
+  const huge = Buffer.alloc(8);
+  huge.writeBigUInt64BE(BigInt(MAX_FRAME_BYTES) + 1n);
+  assert.throws(() => new FrameSplitter().push(huge), { message: `a frame of ${MAX_FRAME_BYTES + 1} bytes, more than the ${MAX_FRAME_BYTES} allowed` });
+});
+
+test('the BeginBlock height is read from the envelope; other events and garbage give none', () => {
+  assert.equal(beginBlockHeight(begin(4711)), 4711n);
+  assert.equal(beginBlockHeight(end(4711)), undefined);
+  assert.equal(beginBlockHeight(Buffer.from([0xff, 0xff])), undefined);
+});
+
+test('buffer files: one per connection, a new one at a BeginBlock once full, records readable as an event file', () => {
+  const dir = join(tmp, 'rotate');
+  const files = new BufferFiles(dir, 100);
+  files.connectionBegan();
+  files.append([begin(1), end(1)]);
+  files.append([begin(2), end(2), begin(3)]);
+  files.append([end(3)]);
+  files.connectionEnded();
+  files.connectionBegan();
+  files.append([end(3), begin(4)]);
+  assert.equal(files.heightReceived, 4n);
+  const names = readdirSync(dir);
+  // 1: blocks 1-2 (past 100 bytes at BeginBlock 3); 2: block 3; 3: the second connection.
+  assert.deepEqual(names, ['000000000001.bevt', '000000000002.bevt', '000000000003.bevt']);
+  const read = (name: string) => [...new EventRecordReader().push(readFileSync(join(dir, name)))].map((r) => r.buf.subarray(r.start, r.end));
+  assert.deepEqual(read(names[0]!), [begin(1), end(1), begin(2), end(2)]);
+  assert.deepEqual(read(names[1]!), [begin(3), end(3)]);
+  assert.deepEqual(read(names[2]!), [end(3), begin(4)]);
+  assert.deepEqual(files.oldest(), { number: 1, path: join(dir, names[0]!), finished: true });
+  files.remove(1);
+  files.remove(2);
+  assert.deepEqual(files.oldest(), { number: 3, path: join(dir, names[2]!), finished: false });
+  assert.equal(files.bufferedBytes, readFileSync(join(dir, names[2]!)).length);
+  files.close();
+
+  // A later process finds the files left: all finished, and it numbers after them.
+  writeFileSync(join(dir, 'not-a-buffer-file.txt'), 'x');
+  const again = new BufferFiles(dir, 100);
+  assert.deepEqual(again.oldest(), { number: 3, path: join(dir, names[2]!), finished: true });
+  again.connectionBegan();
+  again.append([begin(5)]);
+  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.bevt')), ['000000000003.bevt', '000000000004.bevt']);
+  again.close();
+});

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
-import { blockLines, hex, refereeJoined, setCreated } from './helpers/events.js';
+import { blockId as id, referralBlock as block } from './helpers/events.js';
 import { eventually, sample, startServe } from './helpers/serve.js';
 import { get } from './helpers/server.js';
 import { createTestStore, STORE_KINDS } from './helpers/stores.js';
@@ -15,13 +15,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'epochview-cluster-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const BASE = 100;
-const id = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
-
-/** Block `height`: two referral sets, each joined by one referee. */
-function block(height: number): string {
-  const payloads = [1, 2].flatMap((n) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')]);
-  return blockLines(height, payloads).join('\n') + '\n';
-}
 
 /** A GET on a connection of its own (the cluster hands each new connection to the next worker). */
 function getFresh(url: string): Promise<{ status: number; worker: string | undefined; body: string }> {

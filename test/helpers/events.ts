@@ -61,3 +61,15 @@ export const gameTransfer = (gameId: string, teamScoped: boolean) => ({
 
 /** An event of a kind no read model folds (the ingestion skips it). */
 export const marketData = () => ({ type: 'BUS_EVENT_TYPE_MARKET_DATA', marketData: { market: 'ab'.repeat(32) } });
+
+/** An id unique to (height, n): 32 bytes of hex. */
+export const blockId = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
+
+/**
+ * Block `height` as NDJSON text: two referral sets, each joined by one referee (4 events), so
+ * every whole block leaves every set at 2 members.
+ */
+export function referralBlock(height: number): string {
+  const payloads = [1, 2].flatMap((n) => [setCreated(blockId(height, n), hex('ab')), refereeJoined(blockId(height, n), blockId(height, n + 100), '1')]);
+  return blockLines(height, payloads).join('\n') + '\n';
+}

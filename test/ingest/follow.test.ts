@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
+import { referralBlock as block } from '../helpers/events.js';
 import { eventually, sample, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
@@ -14,13 +14,6 @@ const tmp = mkdtempSync(join(tmpdir(), 'epochview-follow-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const BASE = 100;
-const id = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
-
-/** Block `height`: two referral sets, each joined by one referee (4 events), so every whole block leaves every set at 2 members. */
-function block(height: number): string {
-  const payloads = [1, 2].flatMap((n) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')]);
-  return blockLines(height, payloads).join('\n') + '\n';
-}
 
 const LINES_PER_BLOCK = block(BASE).split('\n').length - 1;
 

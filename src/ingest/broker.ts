@@ -153,10 +153,11 @@ export class BrokerSource {
 class BufferApplier implements WriterWork {
   private stopping = false;
   private readonly wake = new AbortController();
-  private readonly stopped = new Promise((resolve) => this.wake.signal.addEventListener('abort', resolve));
   private loop: Promise<void> | undefined;
   private ingester: Ingester | undefined;
   private file: { segment: Segment; reader: GrowingFile; begun: boolean; dropped: number } | undefined;
+  /** Records read and not yet pushed: a failed transaction interrupts them, and the reader has moved past them. */
+  private unread: { events: Iterator<DecodedEvent>; atEnd: boolean } | undefined;
   private storeDown = false;
 
   constructor(
@@ -173,6 +174,9 @@ class BufferApplier implements WriterWork {
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake.abort();
+    // Ends the wait for the buffer (a wait of its own, not a race against a promise that lives
+    // until shutdown, which would keep one reaction per wait).
+    this.buffer.interrupt();
     await this.loop;
   }
 
@@ -199,7 +203,7 @@ class BufferApplier implements WriterWork {
         return;
       }
       if (!progressed && !this.stopping && this.buffer.version === version) {
-        await Promise.race([this.buffer.changed(), this.stopped]);
+        await this.buffer.changed();
       }
     }
   }
@@ -223,19 +227,15 @@ class BufferApplier implements WriterWork {
     const file = this.file;
     // Whether it is finished is read before its end is: what is appended meanwhile is not missed.
     const finished = segment.finished;
+    if (this.unread) {
+      await this.consume(file, ingester);
+      return true;
+    }
     const read = await file.reader.read();
     if (read.kind === 'absent' || read.kind === 'replaced') throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
     if (read.kind === 'appended') {
-      try {
-        for (let next = read.events.next(); !next.done; next = read.events.next()) {
-          if (this.push(file, next.value) && ingester.batchFull) await ingester.flush();
-        }
-      } catch (err) {
-        // The blocks completed before the bad input are whole: keep them.
-        if (err instanceof InputError) await ingester.flush();
-        throw err;
-      }
-      if (read.atEnd) await ingester.flush();
+      this.unread = read;
+      await this.consume(file, ingester);
       return true;
     }
     if (!finished) return false;
@@ -247,6 +247,22 @@ class BufferApplier implements WriterWork {
     // The next file is another connection's (or begins a block): a fresh assembler.
     this.ingester = undefined;
     return true;
+  }
+
+  /** Pushes the records read, applying full batches, and everything once caught up. */
+  private async consume(file: NonNullable<BufferApplier['file']>, ingester: Ingester): Promise<void> {
+    const { events, atEnd } = this.unread!;
+    try {
+      for (let next = events.next(); !next.done; next = events.next()) {
+        if (this.push(file, next.value) && ingester.batchFull) await ingester.flush();
+      }
+    } catch (err) {
+      // The blocks completed before the bad input are whole: keep them.
+      if (err instanceof InputError) await ingester.flush();
+      throw err;
+    }
+    this.unread = undefined;
+    if (atEnd) await ingester.flush();
   }
 
   /**

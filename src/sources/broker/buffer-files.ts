@@ -152,6 +152,11 @@ export class BufferFiles {
     return new Promise((resolve) => this.wakers.push(resolve));
   }
 
+  /** Ends every wait for a change (at shutdown). */
+  interrupt(): void {
+    this.wake();
+  }
+
   /** Closes the file being written. */
   close(): void {
     this.finishWriting();

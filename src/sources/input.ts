@@ -118,8 +118,13 @@ async function peeked(chunks: AsyncIterable<Buffer>): Promise<{ first: Buffer; c
   if (next.done) return undefined;
   const first = next.value;
   async function* all(): AsyncGenerator<Buffer> {
-    yield first;
-    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+    try {
+      yield first;
+      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+    } finally {
+      // A consumer that stops early (bad input) closes the stream under it: the file, or stdin.
+      await it.return?.();
+    }
   }
   return { first, chunks: all() };
 }

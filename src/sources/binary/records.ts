@@ -12,7 +12,7 @@ export interface EventRecord {
 
 const HEADER_BYTES = 12;
 /** No BusEvent is anywhere near this big: a bigger size means the bytes are not an event file. */
-const MAX_RECORD_BYTES = 64 * 2 ** 20;
+export const MAX_RECORD_BYTES = 64 * 2 ** 20;
 
 /**
  * Splits event-file bytes into records however the bytes are cut into chunks: a finished file,

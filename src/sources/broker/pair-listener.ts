@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { MAX_RECORD_BYTES } from '../binary/records.js';
 
 /**
  * The nanomsg/SP header of a PAIR v0 socket: 0, 'S', 'P', version 0, protocol 0x0010 (PAIR v0),
@@ -10,10 +11,12 @@ export const PAIR_V0_HEADER = Buffer.from([0x00, 0x53, 0x50, 0x00, 0x00, 0x10, 0
 const HANDSHAKE_TIMEOUT_MS = 5_000;
 
 /**
- * Larger frames are refused. nanomsg's and mangos' own default receive limit is 1 MiB; a bus
- * event is far smaller, so a bigger length means the stream is not what it should be.
+ * Larger frames are refused: a frame is buffered as an event-file record (8 bytes of sequence,
+ * then the body), and the reader refuses records above MAX_RECORD_BYTES. nanomsg's and mangos'
+ * own default receive limit is 1 MiB; a bus event is far smaller, so a bigger length means the
+ * stream is not what it should be.
  */
-export const MAX_FRAME_BYTES = 64 * 2 ** 20;
+export const MAX_FRAME_BYTES = MAX_RECORD_BYTES - 8;
 
 /** Why the header was refused, or undefined when it is PAIR v0 (the reserved bytes are not checked, as in nanomsg). */
 export function checkHeader(header: Buffer): string | undefined {
@@ -29,29 +32,50 @@ export function checkHeader(header: Buffer): string | undefined {
  * message bodies however it is cut into chunks.
  */
 export class FrameSplitter {
-  private rest: Buffer = Buffer.alloc(0);
+  /** Chunks not yet split, kept as they came: a frame is joined once, when it is complete. */
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** The length of the frame whose prefix was read; undefined until 8 bytes are there. */
+  private frameLength: number | undefined;
 
   /** The bodies `chunk` completes; throws on a length above MAX_FRAME_BYTES. */
   push(chunk: Buffer): Buffer[] {
-    const data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk]);
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
     const frames: Buffer[] = [];
-    let at = 0;
-    while (data.length - at >= 8) {
-      const length = data.readBigUInt64BE(at);
-      if (length > BigInt(MAX_FRAME_BYTES)) throw new Error(`a frame of ${length} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
-      const end = at + 8 + Number(length);
-      if (end > data.length) break;
-      frames.push(data.subarray(at + 8, end));
-      at = end;
+    for (;;) {
+      if (this.frameLength === undefined) {
+        if (this.buffered < 8) break;
+        const length = this.take(8).readBigUInt64BE(0);
+        if (length > BigInt(MAX_FRAME_BYTES)) throw new Error(`a frame of ${length} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
+        this.frameLength = Number(length);
+      }
+      if (this.buffered < this.frameLength) break;
+      frames.push(this.take(this.frameLength));
+      this.frameLength = undefined;
     }
-    // A copy: the remainder must not pin the whole chunk it came in.
-    this.rest = Buffer.from(data.subarray(at));
     return frames;
   }
 
   /** Bytes of a frame not complete yet (a peer that leaves here leaves that frame unfinished). */
   get pendingBytes(): number {
-    return this.rest.length;
+    return this.buffered + (this.frameLength === undefined ? 0 : 8);
+  }
+
+  /** The next n buffered bytes, as a copy of their own (a frame must not pin the chunks it came in). */
+  private take(n: number): Buffer {
+    const out = Buffer.allocUnsafe(n);
+    let filled = 0;
+    while (filled < n) {
+      const head = this.chunks[0]!;
+      const used = Math.min(head.length, n - filled);
+      head.copy(out, filled, 0, used);
+      filled += used;
+      if (used === head.length) this.chunks.shift();
+      else this.chunks[0] = head.subarray(used);
+    }
+    this.buffered -= n;
+    return out;
   }
 }
 

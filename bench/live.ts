@@ -19,11 +19,11 @@ import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdt
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { PAYLOAD_TYPES } from '../src/sources/events.js';
 import { demoFile } from './ingest.js';
 import { runLoad, type LoadResult } from './load.js';
 import { cacheOutcomes, outcomesSince, rssMiB } from './metrics.js';
+import { benchArgs } from './cli-args.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
@@ -48,42 +48,24 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
   --cache dir               demo files (default bench/.cache)
   --out dir                 results folder (default bench/results)`;
 
-const { values } = (() => {
-  try {
-    return parseArgs({
-      options: {
-        store: { type: 'string', default: 'postgres' },
-        'database-url': { type: 'string' },
-        scale: { type: 'string', default: 'medium' },
-        urls: { type: 'string', default: '2000' },
-        concurrency: { type: 'string', default: '32' },
-        duration: { type: 'string', default: '20' },
-        warmup: { type: 'string', default: '5' },
-        rounds: { type: 'string', default: '1' },
-        soak: { type: 'string', default: '600' },
-        'block-ms': { type: 'string', default: '1000' },
-        seed: { type: 'string', default: '1' },
-        cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
-        out: { type: 'string', default: join(ROOT, 'bench', 'results') },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${HELP}\n`);
-    process.exit(2);
-  }
-})();
-if (values.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
+const { values, fail } = benchArgs(HELP, {
+  store: { type: 'string', default: 'postgres' },
+  'database-url': { type: 'string' },
+  scale: { type: 'string', default: 'medium' },
+  urls: { type: 'string', default: '2000' },
+  concurrency: { type: 'string', default: '32' },
+  duration: { type: 'string', default: '20' },
+  warmup: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '1' },
+  soak: { type: 'string', default: '600' },
+  'block-ms': { type: 'string', default: '1000' },
+  seed: { type: 'string', default: '1' },
+  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
+  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
+});
 const num = (name: keyof typeof values, min: number): number => {
   const n = Number(values[name]);
-  if (!Number.isFinite(n) || n < min) {
-    process.stderr.write(`--${name} must be a number ≥ ${min}\n\n${HELP}\n`);
-    process.exit(2);
-  }
+  if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}`);
   return n;
 };
 const store = values.store as StoreKind;

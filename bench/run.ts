@@ -15,11 +15,11 @@ import { execFileSync } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isDemoScale } from '../src/demo/scales.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
 import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
+import { benchArgs } from './cli-args.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, renderMarkdown, type CacheOutcomes, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
 import { cacheOutcomes, outcomesSince } from './metrics.js';
@@ -62,48 +62,29 @@ const HELP = `usage: npm run bench -- [options]
                             all events (skipped kinds and block markers too); written to
                             <date>-<store>-ingest-formats.md`;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${HELP}\n`);
-  process.exit(2);
-}
-
-const { values } = (() => {
-  try {
-    return parseArgs({
-      options: {
-        store: { type: 'string', default: 'postgres' },
-        'database-url': { type: 'string' },
-        scales: { type: 'string', default: 'medium,mainnet' },
-        scenarios: { type: 'string', default: '' },
-        concurrency: { type: 'string', default: '1,32' },
-        client: { type: 'string' },
-        duration: { type: 'string', default: '20' },
-        warmup: { type: 'string', default: '3' },
-        requests: { type: 'string' },
-        'skip-ceiling': { type: 'boolean', default: false },
-        gzip: { type: 'boolean', default: false },
-        'response-cache-mb': { type: 'string', default: '64' },
-        urls: { type: 'string', default: '1000' },
-        'response-cache': { type: 'string', default: 'off,on' },
-        'log-level': { type: 'string', default: 'info' },
-        seed: { type: 'string', default: '1' },
-        cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
-        out: { type: 'string', default: join(ROOT, 'bench', 'results') },
-        reuse: { type: 'boolean', default: false },
-        render: { type: 'string' },
-        'ingest-formats': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    fail((err as Error).message);
-  }
-})();
-if (values.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
+const { values, fail } = benchArgs(HELP, {
+  store: { type: 'string', default: 'postgres' },
+  'database-url': { type: 'string' },
+  scales: { type: 'string', default: 'medium,mainnet' },
+  scenarios: { type: 'string', default: '' },
+  concurrency: { type: 'string', default: '1,32' },
+  client: { type: 'string' },
+  duration: { type: 'string', default: '20' },
+  warmup: { type: 'string', default: '3' },
+  requests: { type: 'string' },
+  'skip-ceiling': { type: 'boolean', default: false },
+  gzip: { type: 'boolean', default: false },
+  'response-cache-mb': { type: 'string', default: '64' },
+  urls: { type: 'string', default: '1000' },
+  'response-cache': { type: 'string', default: 'off,on' },
+  'log-level': { type: 'string', default: 'info' },
+  seed: { type: 'string', default: '1' },
+  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
+  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
+  reuse: { type: 'boolean', default: false },
+  render: { type: 'string' },
+  'ingest-formats': { type: 'boolean', default: false },
+});
 if (values.render) {
   process.stdout.write(`${renderMarkdown(JSON.parse(readFileSync(values.render, 'utf8')) as RunResult)}\n`);
   process.exit(0);

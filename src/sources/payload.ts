@@ -62,7 +62,8 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         })),
       };
     case 'transfer': {
-      const recurring = f.object('recurring');
+      // A governance recurring transfer (recurringGovernance) defines its game's scope as well.
+      const recurring = f.object('recurring') ?? f.object('recurringGovernance');
       const strategy = recurring?.object('dispatchStrategy') ?? null;
       return {
         kind,

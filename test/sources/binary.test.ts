@@ -66,6 +66,7 @@ const JSON_EVENTS: Record<string, unknown>[] = [
   },
   { id: '7-10', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), status: 'STATUS_DONE', timestamp: '3', gameId: hex(8), recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } } },
   { id: '7-11', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), recurring: {} } },
+  { id: '7-20', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(11), gameId: hex(12), recurringGovernance: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } } },
   {
     id: '7-12',
     type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
@@ -82,8 +83,10 @@ test('events encoded with our schema decode to what their JSON form decodes to',
   const binary = decodeAll(bytes);
   const json = JSON_EVENTS.flatMap((e, i) => decodeLine(JSON.stringify(e), i + 1));
   assert.deepEqual(binary.map(comparable), json.map(comparable));
-  assert.equal(binary[14]!.body.kind, 'skipped');
-  assert.deepEqual(binary[14]!.body, { kind: 'skipped', type: 'BUS_EVENT_TYPE_MARKET_DATA' });
+  assert.equal(binary[15]!.body.kind, 'skipped');
+  assert.deepEqual(binary[15]!.body, { kind: 'skipped', type: 'BUS_EVENT_TYPE_MARKET_DATA' });
+  // A governance recurring transfer scopes its game as a recurring one does (its strategy is field 3).
+  assert.deepEqual(binary[12]!.body, { kind: 'transfer', gameId: hex(12), recurringTeamScoped: true });
   assert.equal(binary[1]!.timeUpdate, 1700000000000000000n);
 });
 

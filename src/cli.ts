@@ -65,7 +65,7 @@ const COMMANDS: Record<string, Command> = {
         }
         await migrate(writer);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
-        await ingestWithReport(writer, input.events, { batchEvents: settings.batchEvents, fraction });
+        await ingestWithReport(writer, input.batches, { batchEvents: settings.batchEvents, fraction });
         return 0;
       } catch (e) {
         if (e instanceof WriterBusyError) {

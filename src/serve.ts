@@ -16,7 +16,7 @@ import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { createLogger } from './log.js';
 import { Metrics } from './http/metrics.js';
-import { ndjsonEvents } from './sources/ndjson/decoder.js';
+import { ndjsonBatches } from './sources/ndjson/decoder.js';
 
 /** The settings `serve` reads, in the order its help lists them. */
 export const SERVE_SETTINGS = [
@@ -135,7 +135,7 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
   const seed = async (writer: Store) => {
     if ((await readCheckpoint(writer)) !== null) return;
     process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
-    await ingestWithReport(writer, ndjsonEvents(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: writes.onApplied });
+    await ingestWithReport(writer, ndjsonBatches(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: writes.onApplied });
   };
   if (store.kind === 'pglite') {
     await migrate(store);

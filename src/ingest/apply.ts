@@ -28,8 +28,9 @@ export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Prom
  * the same, which only costs cached answers, never keeps a stale one.
  */
 function changedModels(blocks: readonly Block[], projections: readonly Projection[]): ReadModel[] {
-  const kinds = new Set(blocks.flatMap((b) => b.events.map((e) => e.kind)));
-  return [...new Set(projections.filter((p) => Object.keys(p.folds).some((k) => kinds.has(k as ChainEvent['kind']))).map((p) => p.model))];
+  const kinds = new Set<string>();
+  for (const b of blocks) for (const e of b.events) kinds.add(e.kind);
+  return [...new Set(projections.filter((p) => Object.keys(p.folds).some((k) => kinds.has(k))).map((p) => p.model))];
 }
 
 async function recordVersions(tx: Queryable, models: readonly ReadModel[], height: bigint): Promise<void> {

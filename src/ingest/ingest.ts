@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../db/store.js';
-import type { DecodedEvent } from '../sources/events.js';
+import type { DecodedEvent, EventBatches } from '../sources/events.js';
 import { InputError, type InputPosition } from '../sources/input-error.js';
 import { applyBlocks } from './apply.js';
 import { BlockAssembler, type Block } from './blocks.js';
@@ -300,25 +300,25 @@ export class Ingester {
  * and a run that failed resumes where it stopped. On bad input, the blocks before the bad one
  * are committed and the source's InputError (naming where, the event and the field) is thrown.
  */
-export async function ingestEvents(store: Store, events: AsyncIterable<DecodedEvent>, opts: IngestOptions = {}): Promise<IngestSummary> {
+export async function ingestEvents(store: Store, batches: EventBatches, opts: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
   const ingester = await Ingester.open(store, opts);
   let lastReport = started;
   let eventsThisTurn = 0;
   try {
-    for await (const event of events) {
-      ingester.push(event);
-      if (ingester.batchFull) await ingester.flushAhead();
-      // Input buffered by the source is decoded in microtasks, so the store's replies to the
-      // transaction in flight (flushAhead) are only read when the buffer runs dry: one statement
-      // per chunk of input (1 MB) decoded, which left the writes far behind the decoding.
-      if (++eventsThisTurn === EVENTS_PER_TURN) {
+    for await (const batch of batches) {
+      for (const event of batch) {
+        ingester.push(event);
+        if (ingester.batchFull) await ingester.flushAhead();
+        // Input buffered by the source is decoded without a turn of the event loop, so the
+        // store's replies to the transaction in flight (flushAhead) would only be read when the
+        // buffer runs dry: one statement per chunk of input (1 MB) decoded, which left the
+        // writes far behind the decoding.
+        if (++eventsThisTurn < EVENTS_PER_TURN) continue;
         eventsThisTurn = 0;
         await nextTurn();
-      }
-      if (opts.onProgress) {
         const now = performance.now();
-        if (now - lastReport >= 1000) {
+        if (opts.onProgress && now - lastReport >= 1000) {
           lastReport = now;
           opts.onProgress({ height: ingester.height, ...ingester.progress, seconds: (now - started) / 1000 });
         }

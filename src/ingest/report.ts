@@ -1,5 +1,5 @@
 import type { Store } from '../db/store.js';
-import type { DecodedEvent } from '../sources/events.js';
+import type { EventBatches } from '../sources/events.js';
 import { describePosition } from '../sources/input-error.js';
 import { ingestEvents, type IngestOptions, type IngestProgress, type IngestSummary } from './ingest.js';
 
@@ -36,7 +36,7 @@ function summaryText(s: IngestSummary): string {
  */
 export async function ingestWithReport(
   store: Store,
-  events: AsyncIterable<DecodedEvent>,
+  events: EventBatches,
   opts: IngestOptions & { fraction?: () => number | undefined },
 ): Promise<IngestSummary> {
   const tty = process.stderr.isTTY === true;

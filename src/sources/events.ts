@@ -57,6 +57,27 @@ export interface DecodedEvent {
   timeUpdate?: bigint;
 }
 
+/**
+ * An input's events in order, handed out in arrays (those of one chunk of input, say): async
+ * iteration costs a promise and a few microtasks per item, as much as decoding a small event.
+ */
+export type EventBatches = AsyncIterable<readonly DecodedEvent[]>;
+
+/**
+ * The events a decoder gives for one chunk, as one array (or none when there are none). When
+ * decoding fails, the events before the bad one are handed out first, then its error is thrown.
+ */
+export function* inOneBatch(events: Iterable<DecodedEvent>): Generator<DecodedEvent[]> {
+  const batch: DecodedEvent[] = [];
+  try {
+    for (const e of events) batch.push(e);
+  } catch (err) {
+    if (batch.length > 0) yield batch;
+    throw err;
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /** Payload key → the BusEventType name of the event kinds this service reads (or writes, in demo). */
 export const PAYLOAD_TYPES = {
   beginBlock: 'BUS_EVENT_TYPE_BEGIN_BLOCK',

@@ -6,12 +6,20 @@ import { createDecoder, detectFormat, type EventDecoder } from './input.js';
 /** Bytes read per step while catching up; bounds memory whatever the file's size. */
 const CHUNK_BYTES = 1 << 20;
 
+/**
+ * The file's first bytes, kept and compared at every read: a core that truncates the file and
+ * writes it again up to or past the old size between two reads leaves the same inode and no
+ * smaller size; only its first record (another block, another sequence) tells the new file from
+ * the old.
+ */
+const HEAD_BYTES = 256;
+
 export type GrowingFileRead =
   /** The file does not exist (yet). */
   | { kind: 'absent' }
   /** Nothing was appended since the last read. */
   | { kind: 'unchanged' }
-  /** The file shrank or is another file: the next read starts again from its first byte. */
+  /** The file shrank, is another file or was written again from its start: the next read starts again from its first byte. */
   | { kind: 'replaced' }
   /** Bytes were read: the events of the lines they complete, and whether they reach the end of the file. */
   | { kind: 'appended'; events: Iterator<DecodedEvent>; atEnd: boolean };
@@ -25,6 +33,8 @@ export type GrowingFileRead =
 export class GrowingFile {
   private offset = 0;
   private inode: number | undefined;
+  /** The first bytes read (up to HEAD_BYTES). */
+  private head = Buffer.alloc(0);
   /** Created at the first byte, which tells the format. */
   private decoder: EventDecoder | undefined;
 
@@ -37,13 +47,9 @@ export class GrowingFile {
       throw err;
     });
     if (!info) return { kind: 'absent' };
-    if ((this.inode !== undefined && info.ino !== this.inode) || info.size < this.offset) {
-      this.offset = 0;
-      this.inode = undefined;
-      this.decoder = undefined;
-      return { kind: 'replaced' };
-    }
+    if ((this.inode !== undefined && info.ino !== this.inode) || info.size < this.offset) return this.restart();
     this.inode = info.ino;
+    if (this.head.length > 0 && !(await this.sameHead())) return this.restart();
     if (info.size === this.offset) return { kind: 'unchanged' };
 
     const length = Math.min(CHUNK_BYTES, info.size - this.offset);
@@ -55,6 +61,8 @@ export class GrowingFile {
     } finally {
       await handle.close();
     }
+    // Reads follow each other from byte 0, so the head grows with them until it is full.
+    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES - this.head.length))]);
     if (this.decoder === undefined) {
       const format = detectFormat(buffer[0]!);
       if (format === 'gzip') throw new InputError({ offset: 0, file: this.path }, undefined, undefined, 'a gzipped file cannot be followed as it grows: ingest it');
@@ -63,5 +71,26 @@ export class GrowingFile {
     this.offset += bytesRead;
     // Only the new bytes are split: a long partial line is not scanned again at every read.
     return { kind: 'appended', events: this.decoder.push(buffer.subarray(0, bytesRead)), atEnd: this.offset >= info.size };
+  }
+
+  /** Whether the file still starts with the bytes first read from it. */
+  private async sameHead(): Promise<boolean> {
+    const head = Buffer.alloc(this.head.length);
+    const handle = await open(this.path, 'r');
+    try {
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return bytesRead === head.length && head.equals(this.head);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The file was replaced, truncated or rewritten: the next read starts again from its first byte. */
+  private restart(): GrowingFileRead {
+    this.offset = 0;
+    this.inode = undefined;
+    this.head = Buffer.alloc(0);
+    this.decoder = undefined;
+    return { kind: 'replaced' };
   }
 }

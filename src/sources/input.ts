@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { BinaryDecoder } from './binary/decoder.js';
-import type { DecodedEvent } from './events.js';
+import { inOneBatch, type DecodedEvent, type EventBatches } from './events.js';
 import { InputError, inFile } from './input-error.js';
 import { NdjsonDecoder } from './ndjson/decoder.js';
 
@@ -35,7 +35,7 @@ export function createDecoder(format: EventFormat, file?: string): EventDecoder 
 
 /** A finished input's events, with how far reading has come. */
 export interface EventInput {
-  events: AsyncIterable<DecodedEvent>;
+  batches: EventBatches;
   /** Bytes read so far (of the files as stored), for progress. */
   bytesRead(): number;
   /** Size of the input when known (files). */
@@ -58,13 +58,13 @@ export function readEvents(path: string): EventInput {
       yield chunk;
     }
   };
-  async function* events(): AsyncGenerator<DecodedEvent> {
+  async function* events(): AsyncGenerator<readonly DecodedEvent[]> {
     for (const file of files) {
       const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
       yield* fileEvents(count(stream as AsyncIterable<Buffer>), file === '-' ? undefined : file);
     }
   }
-  return { events: events(), bytesRead: () => bytes, totalBytes };
+  return { batches: events(), bytesRead: () => bytes, totalBytes };
 }
 
 /** The regular files of a directory, in name order. */
@@ -77,7 +77,7 @@ function filesOf(dir: string): string[] {
 }
 
 /** The events of one input's bytes, its format detected from them; a gzipped one is inflated first. */
-async function* fileEvents(chunks: AsyncIterable<Buffer>, file: string | undefined): AsyncGenerator<DecodedEvent> {
+async function* fileEvents(chunks: AsyncIterable<Buffer>, file: string | undefined): AsyncGenerator<readonly DecodedEvent[]> {
   try {
     let bytes = await peeked(chunks);
     if (!bytes) return;
@@ -103,8 +103,8 @@ async function* fileEvents(chunks: AsyncIterable<Buffer>, file: string | undefin
     }
     const format = detectFormat(bytes.first[0]!);
     const decoder = createDecoder(format === 'gzip' ? 'evts' : format, file);
-    for await (const chunk of bytes.chunks) yield* decoder.push(chunk);
-    yield* decoder.end();
+    for await (const chunk of bytes.chunks) yield* inOneBatch(decoder.push(chunk));
+    yield* inOneBatch(decoder.end());
   } catch (err) {
     throw file !== undefined && err instanceof InputError ? inFile(err, file) : err;
   }

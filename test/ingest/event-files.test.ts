@@ -262,11 +262,19 @@ for (const kind of STORE_KINDS) {
         writeFileSync(file, Buffer.concat([block(101), block(102), block(103)]));
         await eventually('block 103 after the rewrite', async () => (await view()) === 103);
         assert.ok(serve.logs().some((l) => /replaced or truncated/.test(String(l.msg))));
+
+        // Truncated and written again past the old size between two reads: the same inode, a
+        // bigger size; its first record tells it is another file.
+        const rewrites = () => serve.logs().filter((l) => /replaced or truncated/.test(String(l.msg))).length;
+        const before = rewrites();
+        writeFileSync(file, Buffer.concat([block(102), block(103), block(104), block(105)]));
+        await eventually('block 105 after the rewrite past the old size', async () => (await view()) === 105);
+        assert.equal(rewrites(), before + 1);
         assert.equal(await serve.stop(), 0);
       } finally {
         await serve.stop();
       }
-      assert.deepEqual((await dump(ts)).referral_sets!.length, 8);
+      assert.deepEqual((await dump(ts)).referral_sets!.length, 12);
     });
   });
 }

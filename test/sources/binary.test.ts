@@ -155,3 +155,28 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
   huge.writeUInt32BE(0x7fffffff, good.length + 12);
   assert.equal(inputError(() => decodeAll(huge)), `byte ${good.length + 12}: record size 2147483647 is not an event-file record (expected 8 to 67108864)`);
 });
+
+test('strings are strict UTF-8 (a real U+FFFD passes); the chain id and the height follow each event however they repeat', () => {
+  const event = (id: string, chainId: Buffer | string, name: Buffer | string = 'x') => {
+    const payload = new WireWriter();
+    payload.stringField(1, hex(1));
+    payload.bytesField(2, Buffer.from(name));
+    const w = new WireWriter();
+    w.stringField(1, id);
+    w.varintField(4, 1);
+    w.bytesField(5, Buffer.from(chainId));
+    w.bytesField(162, payload.finish()); // teamUpdated: 1 teamId, 2 name
+    const bytes = w.finish();
+    return decodeBusEvent(bytes, 0, bytes.length, { offset: 0 });
+  };
+  const seen = [event('12-1', 'chain-a'), event('12-2', 'chain-a'), event('12-3', 'chain-b'), event('123-1', 'chain-b'), event('1-1', 'chain-é'), event('1-2', '')];
+  assert.deepEqual(
+    seen.map((e) => [e.height, e.chainId]),
+    [[12n, 'chain-a'], [12n, 'chain-a'], [12n, 'chain-b'], [123n, 'chain-b'], [1n, 'chain-é'], [1n, '']],
+  );
+  assert.equal(inputError(() => event('12-', 'c')), 'byte 0, event 12-, field id: expected "<block height>-<sequence>", got "12-"');
+  assert.equal(inputError(() => event('1-2x', 'c')), 'byte 0, event 1-2x, field id: expected "<block height>-<sequence>", got "1-2x"');
+  assert.equal((event('1-3', 'c', 'a \uFFFD b').body as { name: string }).name, 'a \uFFFD b');
+  assert.match(inputError(() => event('1-4', 'c', Buffer.from([0x61, 0xc3]))), /^byte 0, event 1-4, field teamUpdated: not a protobuf teamUpdated \(invalid UTF-8 in a string at byte \d+\)$/);
+  assert.match(inputError(() => event('1-5', Buffer.from([0xed, 0xa0, 0x80]))), /^byte 0, event 1-5: not a protobuf BusEvent \(invalid UTF-8 in a string at byte \d+\)$/);
+});

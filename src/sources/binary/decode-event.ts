@@ -4,7 +4,7 @@ import { Fields, type Fail } from '../fields.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
 import { ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec } from './schema.js';
-import { LEN, VARINT, WireError, WireReader } from './wire.js';
+import { LEN, RepeatedString, VARINT, WireError, WireReader } from './wire.js';
 
 /** A decoded binary BusEvent, with the envelope fields a live source checks (chain, version). */
 export interface BinaryEvent extends DecodedEvent {
@@ -21,6 +21,20 @@ const TYPE_NAMES = new Map<number, string>(Object.entries(BUS_EVENT_TYPE).map(([
 function typeName(type: number): string {
   return TYPE_NAMES.get(type) ?? String(type);
 }
+
+type SkippedBody = { kind: 'skipped'; type: string };
+
+/** The body of a skipped event, one per type, shared by all its events: most events are skipped. */
+const SKIPPED_BODIES = new Map<number, SkippedBody>();
+
+function skippedBody(type: number): SkippedBody {
+  let body = SKIPPED_BODIES.get(type);
+  if (!body) SKIPPED_BODIES.set(type, (body = Object.freeze({ kind: 'skipped', type: typeName(type) })));
+  return body;
+}
+
+/** Every event repeats its chain's id. */
+const chainIds = new RepeatedString();
 
 /**
  * Decodes one binary `vega.events.v1.BusEvent` (`buf[start, end)`) into the same event the
@@ -51,7 +65,7 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
       } else if (field === ENVELOPE.id && wireType === LEN) id = r.string();
       else if (field === ENVELOPE.type && wireType === VARINT) type = r.uint32();
       else if (field === ENVELOPE.version && wireType === VARINT) version = r.uint32();
-      else if (field === ENVELOPE.chainId && wireType === LEN) chainId = r.string();
+      else if (field === ENVELOPE.chainId && wireType === LEN) chainId = chainIds.read(r);
       else r.skip(wireType);
     }
   } catch (err) {
@@ -59,15 +73,15 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
     throw err;
   }
 
+  if (id === undefined) throw new InputError(at, id, 'id', 'missing');
+  const height = heightOf(id, at);
+  const payload = PAYLOAD_BY_FIELD.get(payloadField);
+  if (payload === undefined) {
+    return { id, height, at, chainId, version, body: skippedBody(type) };
+  }
   const fail: Fail = (field, reason) => {
     throw new InputError(at, id, field, reason);
   };
-  if (id === undefined) fail('id', 'missing');
-  const height = heightOf(id, fail);
-  const payload = PAYLOAD_BY_FIELD.get(payloadField);
-  if (payload === undefined) {
-    return { id, height, at, chainId, version, body: { kind: 'skipped', type: typeName(type) } };
-  }
   if (type !== 0 && type !== payload.type) fail('type', `${typeName(type)} does not match payload ${payload.key}`);
   let values: Record<string, unknown>;
   try {
@@ -78,7 +92,7 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
   }
   const fields = new Fields(values, payload.key, fail);
   if (payload.key === 'timeUpdate') {
-    return { id, height, at, chainId, version, body: { kind: 'skipped', type: typeName(payload.type) }, timeUpdate: fields.int('timestamp') };
+    return { id, height, at, chainId, version, body: skippedBody(payload.type), timeUpdate: fields.int('timestamp') };
   }
   return { id, height, at, chainId, version, body: decodePayload(payload.key, fields, fail)! };
 }
@@ -133,15 +147,16 @@ let lastPrefix = '';
 let lastHeight = 0n;
 
 /** The block height from an id `<height>-<sequence>`. */
-function heightOf(id: string, fail: Fail): bigint {
+function heightOf(id: string, at: InputPosition): bigint {
+  // Most events share the previous one's height: its prefix is compared, not cut out again.
+  const n = lastPrefix.length;
+  if (n > 0 && id.charCodeAt(n) === 45 && id.startsWith(lastPrefix) && isDigits(id, n + 1, id.length)) return lastHeight;
   const dash = id.indexOf('-');
-  const prefix = dash > 0 ? id.slice(0, dash) : '';
-  if (prefix === lastPrefix && prefix !== '' && isDigits(id, dash + 1, id.length)) return lastHeight;
   if (dash <= 0 || !isDigits(id, 0, dash) || !isDigits(id, dash + 1, id.length)) {
-    fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(id)}`);
+    throw new InputError(at, id, 'id', `expected "<block height>-<sequence>", got ${JSON.stringify(id)}`);
   }
-  lastPrefix = prefix;
-  lastHeight = BigInt(prefix);
+  lastPrefix = id.slice(0, dash);
+  lastHeight = BigInt(lastPrefix);
   return lastHeight;
 }
 

@@ -1,4 +1,4 @@
-import type { DecodedEvent } from '../events.js';
+import { inOneBatch, type DecodedEvent } from '../events.js';
 import { decodeLine } from './decode-line.js';
 import { LineSplitter } from './lines.js';
 
@@ -30,10 +30,8 @@ export class NdjsonDecoder {
 }
 
 /** The events of a finished NDJSON input (a file, stdin, the demo generator's text), in order. */
-export async function* ndjsonEvents(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<DecodedEvent> {
+export async function* ndjsonBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<readonly DecodedEvent[]> {
   const decoder = new NdjsonDecoder();
-  for await (const chunk of chunks) {
-    for (const event of decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) yield event;
-  }
-  for (const event of decoder.end()) yield event;
+  for await (const chunk of chunks) yield* inOneBatch(decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  yield* inOneBatch(decoder.end());
 }

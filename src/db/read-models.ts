@@ -8,7 +8,7 @@ export const READ_MODELS = [
   'referral-sets',
   /** teams, team_members */
   'teams',
-  /** team_member_stats, team_epochs, team_parties */
+  /** team_member_stats, team_epochs, team_parties, team_party_games */
   'team-stats',
   /** game_scopes (read by ingestion only) */
   'game-scopes',

@@ -68,7 +68,7 @@ const UPDATED_TABLES = ['chain_head', 'referral_sets', 'teams', 'team_members', 
  * another set, the summaries of the epoch in progress): vacuumed with the periodic maintenance
  * only, since a vacuum of a table with dead rows reads all its indexes.
  */
-const GROWING_TABLES = ['referral_set_referees', 'epoch_reward_summaries'];
+const GROWING_TABLES = ['referral_set_referees', 'epoch_reward_summaries', 'team_party_games'];
 /**
  * The big tables, rows inserted: ingestion reads them by key only, so it needs neither their
  * statistics nor their vacuum, which read them whole (seconds each at mainnet size). They are

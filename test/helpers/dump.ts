@@ -11,6 +11,7 @@ const TABLES: Record<string, string> = {
   team_member_stats: `SELECT encode(team_id,'hex'), encode(party,'hex'), epoch::text, quantum_volume::text, quantum_rewards::text,
                              array_to_string(ARRAY(SELECT encode(g,'hex') FROM unnest(games) g), ',') FROM team_member_stats ORDER BY team_id, party, epoch`,
   team_parties: `SELECT encode(team_id,'hex'), encode(party,'hex'), first_epoch::text, last_epoch::text FROM team_parties ORDER BY team_id, party`,
+  team_party_games: `SELECT encode(team_id,'hex'), encode(party,'hex'), encode(game_id,'hex'), epochs::text FROM team_party_games ORDER BY team_id, party, game_id`,
   team_epochs: `SELECT encode(team_id,'hex'), epoch::text FROM team_epochs ORDER BY team_id, epoch`,
   epoch_reward_summaries: `SELECT epoch::text, encode(asset_id,'hex'), encode(market_id,'hex'), reward_type, amount::text FROM epoch_reward_summaries ORDER BY epoch, asset_id, market_id, reward_type`,
 };

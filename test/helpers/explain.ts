@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Queryable, SqlParam, Store } from '../../src/db/store.js';
 import type { Operation } from '../../src/operations/operation.js';
 
@@ -5,7 +6,7 @@ import type { Operation } from '../../src/operations/operation.js';
  * Runs an operation against a store that records its SQL, then EXPLAINs (with ANALYZE) each
  * statement with the same parameters. Returns the plans as text.
  */
-export async function explainOperation(store: Store, op: Operation, query: string, path: Record<string, string> = {}): Promise<string[]> {
+export async function explainOperation(store: Store, op: Operation, query: string, path: Record<string, string> = {}, settings: Record<string, string> = {}): Promise<string[]> {
   const recorded: [string, readonly SqlParam[]][] = [];
   const recording: Store = Object.create(store, {
     query: {
@@ -19,10 +20,24 @@ export async function explainOperation(store: Store, op: Operation, query: strin
     },
   });
   await op.run(recording, { path, query: [...new URLSearchParams(query)] });
-  const plans: string[] = [];
-  for (const [sql, params] of recorded) {
-    const rows = await store.query<Record<string, string>>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, params);
-    plans.push(rows.map((r) => Object.values(r)[0]).join('\n'));
-  }
-  return plans;
+  // Planner settings (e.g. enable_seqscan off: a test's tables are tiny, where a sequential scan
+  // wins, and the plan to check is the one of a real store) hold for the EXPLAINs alone.
+  return store.transaction(async (tx) => {
+    for (const [name, value] of Object.entries(settings)) await tx.query(`SELECT set_config($1, $2, true)`, [name, value]);
+    const plans: string[] = [];
+    for (const [sql, params] of recorded) {
+      const rows = await tx.query<Record<string, string>>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, params);
+      plans.push(rows.map((r) => Object.values(r)[0]).join('\n'));
+    }
+    return plans;
+  });
+}
+
+/**
+ * A page statement's plan shape (src/pagination/page-sql.ts): one Aggregate joins the edges as
+ * the scan returns them, and no CTE or Materialize node copies the page's rows on the way.
+ */
+export function assertRowsAggregatedOnce(plan: string): void {
+  assert.equal(plan.match(/-> +Aggregate /g)?.length, 1, plan);
+  assert.doesNotMatch(plan, /CTE|Materialize/, plan);
 }

@@ -14,7 +14,8 @@ interface StatsDelta {
 
 /**
  * Team member statistics rows keyed (team, party, epoch), with the distinct epochs of each team
- * and each party's span of epochs in a team (team_member_stats, team_epochs, team_parties).
+ * and each party's span of epochs in a team, and the epochs in which each party played each game
+ * (team_member_stats, team_epochs, team_parties, team_party_games).
  *
  * A reward counts for a team when its game's latest recurring transfer is team-scoped and the
  * party is in a team at payout time: the rule reads two other projections' state as it stands at
@@ -83,6 +84,7 @@ export class TeamStats implements Projection {
     // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
     await insertStats(tx, old.filter((r) => r.volume !== null), 'set volume');
     await insertStats(tx, old.filter((r) => r.volume === null), 'add rewards');
+    await addPartyGames(tx, rows);
 
     const epochs = new Map<string, { teamId: string; epoch: bigint }>();
     const parties = new Map<string, { teamId: string; party: string; first: bigint; last: bigint }>();
@@ -130,6 +132,24 @@ async function latestTeamEpochs(tx: Queryable, teamIds: string[]): Promise<Map<s
   const latest = new Map<string, bigint>();
   for (const r of rows) if (r.epoch !== null) latest.set(r.team_id, BigInt(r.epoch));
   return latest;
+}
+
+/**
+ * Adds each row's epoch to the epochs of its games in team_party_games: a range of epochs only
+ * grows, and a row already counted (rewards of an epoch with earlier ones) leaves it as it is.
+ */
+async function addPartyGames(tx: Queryable, rows: StatsDelta[]): Promise<void> {
+  const played = rows.flatMap((r) => [...r.games].map((game) => ({ r, game })));
+  if (played.length === 0) return;
+  await tx.query(
+    `INSERT INTO team_party_games AS g (team_id, party, game_id, epochs)
+     SELECT decode(t, 'hex'), decode(p, 'hex'), decode(gm, 'hex'), range_agg(int8range(e, e, '[]'))
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[]) AS u(t, p, gm, e)
+      GROUP BY t, p, gm
+     ON CONFLICT (team_id, party, game_id) DO UPDATE SET epochs = g.epochs + excluded.epochs
+       WHERE NOT g.epochs @> excluded.epochs`,
+    [played.map((x) => x.r.teamId), played.map((x) => x.r.party), played.map((x) => x.game), played.map((x) => String(x.r.epoch))],
+  );
 }
 
 /**

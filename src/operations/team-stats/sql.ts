@@ -1,5 +1,5 @@
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { pageStatement } from '../../pagination/page-sql.js';
+import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { messageJsonSql } from '../../pagination/message.js';
 import { sqlId } from '../../pagination/sql-json.js';
 import { SqlParams } from '../../pagination/sql-params.js';
@@ -21,7 +21,7 @@ import { MEMBER_STATISTICS, rewardsEntrySql, volumesEntrySql } from './node.js';
  * the cursor); the page takes limit + 1 of them in party order, and only those are aggregated:
  * the aggregation is the costly part, so it must never run for parties outside the page.
  */
-export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>): { sql: string; params: SqlParams } {
+export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const plan = sqlPlan(req);
   const team = params.id(teamId);
@@ -50,31 +50,32 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
   const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
   const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
 
-  const firstOfRow = '(u.n IS NULL OR u.n = 1)';
   const rows = `
     SELECT x.party, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
       FROM (SELECT c.party, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
               FROM (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
                      ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}) AS c
              CROSS JOIN LATERAL (
-               -- One index scan per party, in epoch order (the primary key's), which the entry
-               -- lists keep: no aggregate sorts. Each row appears once per game it has (once if
-               -- none); its first appearance alone counts towards sums and entries.
-               SELECT sum(s.quantum_volume) FILTER (WHERE ${firstOfRow})::text AS total_volume,
-                      sum(s.quantum_rewards) FILTER (WHERE ${firstOfRow})::text AS total_rewards,
-                      string_agg(${rewardsEntrySql('s')}, ',') FILTER (WHERE ${firstOfRow}) AS rewards,
-                      string_agg(${volumesEntrySql('s')}, ',') FILTER (WHERE ${firstOfRow}) AS volumes,
-                      array_agg(u.id) FILTER (WHERE u.id IS NOT NULL) AS game_ids
-                 FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards, s.games FROM team_member_stats AS s
+               -- One index-only scan per party (the primary key carries the columns read), in
+               -- epoch order, which the entry lists keep: no aggregate sorts.
+               SELECT sum(s.quantum_volume)::text AS total_volume,
+                      sum(s.quantum_rewards)::text AS total_rewards,
+                      string_agg(${rewardsEntrySql('s')}, ',') AS rewards,
+                      string_agg(${volumesEntrySql('s')}, ',') AS volumes
+                 FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_member_stats AS s
                         WHERE ${inWindow('s', 'c')} ORDER BY s.epoch) AS s
-                 LEFT JOIN LATERAL unnest(s.games) WITH ORDINALITY AS u(id, n) ON true
              ) AS m
              CROSS JOIN LATERAL (
-               -- Game ids are hex: quoted, they need no escaping; bytea order is the hex order.
-               SELECT coalesce(string_agg('"' || encode(d.id, 'hex') || '"', ','), '') AS games, count(*) AS games_played
-                 FROM (SELECT DISTINCT u.id FROM unnest(m.game_ids) AS u(id) ORDER BY u.id) AS d
+               -- The party's games with a row in the window: a primary-key range of
+               -- team_party_games, in game id order (bytea order is the hex order). Game ids are
+               -- hex: quoted, they need no escaping.
+               -- The ORDER BY costs no sort on that range, and keeps the order whatever the plan.
+               SELECT coalesce(string_agg('"' || encode(pg.game_id, 'hex') || '"', ','), '') AS games, count(*) AS games_played
+                 FROM (SELECT pg.game_id FROM team_party_games AS pg
+                        WHERE pg.team_id = ${team} AND pg.party = c.party AND pg.epochs && int8range(${windowStart}, ${windowEnd}, '[]')
+                        ORDER BY pg.game_id) AS pg
              ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
   const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
-  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }, params), params };
+  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }), params };
 }

@@ -1,8 +1,8 @@
 /**
  * Two builds of the service, measured in one run: the same lists of distinct URLs against each,
  * interleaved scenario by scenario, with wrk (2 threads) cycling through a list per scenario.
- * Start both servers yourself (same data, e.g. `serve --response-cache-mb 0` on two copies of
- * one database), then:
+ * Start both servers yourself (same data, e.g. `serve --response-cache-mb 0 --log-level info
+ * >/dev/null` on two copies of one database, as bench/run.ts starts them), then:
  *
  *   node --import tsx bench/compare.ts --a http://127.0.0.1:4001 --b http://127.0.0.1:4002 \
  *        --database-url postgres://…/db-of-b [--duration 5] [--concurrency 1,32] [--urls 1000]
@@ -66,6 +66,7 @@ const last = (await column(`SELECT last_ended_epoch::text AS v FROM chain_head`)
 const teamsEligibleFor = (n: number) =>
   column(`SELECT encode(team_id, 'hex') AS v FROM team_epochs WHERE epoch BETWEEN ${last} - ${n - 1} AND ${last} GROUP BY team_id HAVING count(*) = ${n}`);
 const referees = await column(`SELECT encode(referee, 'hex') AS v FROM referral_set_referees`);
+const referrers = await column(`SELECT DISTINCT encode(referrer, 'hex') AS v FROM referral_sets`);
 const teams30 = await teamsEligibleFor(30);
 const teams10 = await teamsEligibleFor(10);
 const [largest] = await column(
@@ -81,9 +82,12 @@ const teamCursors = await cursors(`/api/v2/teams/${largest}/stats?aggregationEpo
 const scenarios: Record<string, string[]> = {
   'referral-sets default (1,000 rows, random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.after=${enc(c)}`),
   'referral-sets first=50 (random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.first=50&pagination.after=${enc(c)}`),
+  'referral-sets last=50 (random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.last=50&pagination.before=${enc(c)}`),
   'referral-sets referee lookup': sample(referees, count).map((r) => `/api/v2/referral-sets?referee=${r}`),
+  'referral-sets referrer lookup': sample(referrers, count).map((r) => `/api/v2/referral-sets?referrer=${r}`),
   'summaries default (1,000 rows, random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.after=${enc(c)}`),
   'summaries first=50 (random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.first=50&pagination.after=${enc(c)}`),
+  'summaries last=50 (random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.last=50&pagination.before=${enc(c)}`),
   'team-stats random team, default (N=10)': sample(teams10, count).map((t) => `/api/v2/teams/${t}/stats`),
   'team-stats random team, N=30': sample(teams30, count).map((t) => `/api/v2/teams/${t}/stats?aggregationEpochs=30`),
   'team-stats largest team N=30 first=50 (random cursor)': sample(teamCursors, count).map((c) => `/api/v2/teams/${largest}/stats?aggregationEpochs=30&pagination.first=50&pagination.after=${enc(c)}`),

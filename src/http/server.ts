@@ -178,7 +178,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       const query = queryPairs(queryOf(url));
       checkRepeatedValues(query, op.fields, limits);
       const result = await op.run(store, { path, query });
-      return { body: Buffer.from(isPretty(query) ? goJson(JSON.parse(result.body), 2) : result.body), head: result.head };
+      return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(result.body.toString()), 2)) : result.body, head: result.head };
     };
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
       const url = request.raw.url ?? '';

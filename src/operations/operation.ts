@@ -11,8 +11,8 @@ export interface OperationInput {
 }
 
 export interface OperationResult {
-  /** The response body as compact JSON text, fields in proto order, strings escaped as Go does. */
-  body: string;
+  /** The response body as compact JSON (UTF-8), fields in proto order, strings escaped as Go does. */
+  body: Buffer;
   head: ChainHead | null;
 }
 

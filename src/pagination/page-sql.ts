@@ -8,9 +8,9 @@ export interface ChainHead {
   time: string;
 }
 
-/** A page's body as JSON text, and the chain head read in the same snapshot. */
+/** A page's body (JSON, UTF-8), and the chain head read in the same snapshot. */
 export interface PageBody {
-  body: string;
+  body: Buffer;
   head: ChainHead | null;
 }
 
@@ -29,52 +29,102 @@ export interface PageRows {
 }
 
 /**
- * The one statement that answers a page: PostgreSQL writes the whole body,
- * `{"<key>":{"edges":[{"node":…,"cursor":"…"},…],"pageInfo":{…}}}`, in display order, and reads
- * the chain head for the X-Block-* headers in the same snapshot. The process then forwards one
- * text value instead of decoding a row per edge.
- *
- * The rows are kept once, in fetch order (a materialized CTE); the row past the limit only says
- * that there is more. The edges are the first `limit` of them, in display order: as fetched
- * forwards, sorted back backwards. string_agg takes them in the order its input gives them, so
- * there is no window function and no ORDER BY in an aggregate: each costs a sort of the page per
- * request, the larger part of a big page's time once nodes and cursors are stored text. The
- * chain head is read by uncorrelated scalar subqueries (InitPlans, run once): joined as a table,
- * chain_head (never analyzed, estimated at ~1,000 rows) multiplied the statement's estimated
- * cost past jit_above_cost, and JIT compilation then took longer than the query (≈10 ms).
+ * A page's statement, and what the process needs to finish its body: PostgreSQL joins the edges
+ * (`{"node":…,"cursor":"…"}`, in display order) into one text value, and the process adds the
+ * few bytes around them (see finishPage).
  */
-export function pageStatement(key: string, req: PageRequest<unknown>, rows: PageRows, params: SqlParams): string {
-  // A placeholder, not a literal: the statement text stays one of the operation's few shapes
-  // (prepared once per connection) whatever the page size.
-  const limit = params.bigint(req.limit);
-  const plan = sqlPlan(req);
-  const backward = req.direction === 'backward';
-  const more = `(SELECT count(*) FROM page_rows) > ${limit}`;
-  const [next, previous] = backward ? [rows.otherSide, more] : [more, rows.otherSide];
-  const flag = (cond: string) => `CASE WHEN ${cond} THEN 'true' ELSE 'false' END`;
-  const firstRows = `SELECT r.node, r.cursor${backward ? `, ${rows.key.map((c) => `r.${c}`).join(', ')}` : ''} FROM page_rows AS r LIMIT ${limit}`;
-  // Backwards, display order is the reverse of fetch order.
-  const shown = backward
-    ? `SELECT s.node, s.cursor FROM (${firstRows}) AS s ORDER BY ${rows.key.map((c) => `s.${c} ${plan.probeOrder}`).join(', ')}`
-    : firstRows;
-  const ctes = [...(rows.with ?? []), `page_rows AS MATERIALIZED (${rows.sql})`, `shown AS MATERIALIZED (${shown})`];
-  // concat() writes the body once; a chain of || would copy the whole page at each step.
-  return `
-    WITH ${ctes.join(',\n    ')}
-    SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
-           (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
-           concat('{"${key}":{"edges":[',
-                  (SELECT string_agg('{"node":' || e.node || ',"cursor":"' || e.cursor || '"}', ',') FROM shown AS e),
-                  '],"pageInfo":{"hasNextPage":', ${flag(next)}, ',"hasPreviousPage":', ${flag(previous)},
-                  ',"startCursor":"', (SELECT e.cursor FROM shown AS e LIMIT 1),
-                  '","endCursor":"', (SELECT e.cursor FROM shown AS e OFFSET greatest((SELECT count(*) FROM shown) - 1, 0) LIMIT 1), '"}}}') AS body`;
+export interface PageSql {
+  text: string;
+  /** The connection's field name, e.g. referralSets. */
+  key: string;
+  limit: number;
+  backward: boolean;
 }
 
-/** Runs a page statement: the body text and the chain head. */
-export async function readPage(db: Queryable, sql: string, params: SqlParams): Promise<PageBody> {
-  const [row] = await db.query<{ head_height: string | null; head_time: string | null; body: string }>(sql, params.values);
+/**
+ * The one statement that answers a page: the edges of the up to limit + 1 rows it selects,
+ * joined by string_agg into one text value in display order, their count, whether a row lies on
+ * the other side of the cursor, and the chain head for the X-Block-* headers, in the same
+ * snapshot. The process then forwards one text value instead of decoding a row per edge.
+ *
+ * Each row is read once and aggregated as the scan returns it: no CTE copies the page's rows,
+ * and no concat() copies the joined edges again (both more than halved a 1,000-row page's
+ * backend CPU: most of it was the kernel mapping fresh memory for those copies). The row past
+ * the limit, which only says that there is more, is cut off by the process, and the cursors of
+ * pageInfo are read from the first and last edges there. string_agg takes the rows in the order
+ * its input gives them, so there is no window function and no ORDER BY in an aggregate: each
+ * costs a sort of the page per request. Backwards, display order is the reverse of fetch order,
+ * and the rows are sorted back. The chain head is read by uncorrelated scalar subqueries
+ * (InitPlans, run once): joined as a table, chain_head (never analyzed, estimated at ~1,000 rows)
+ * multiplied the statement's estimated cost past jit_above_cost, and JIT compilation then took
+ * longer than the query (≈10 ms).
+ */
+export function pageStatement(key: string, req: PageRequest<unknown>, rows: PageRows): PageSql {
+  const plan = sqlPlan(req);
+  const backward = req.direction === 'backward';
+  const edge = `'{"node":' || r.node || ',"cursor":"' || r.cursor || '"}'`;
+  const shown = backward
+    ? `SELECT ${edge} AS edge FROM (${rows.sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
+    : `SELECT ${edge} AS edge FROM (${rows.sql}) AS r`;
+  // The page size is not in the text (the row limit is a placeholder of rows.sql): the statement
+  // stays one of the operation's few shapes, prepared once per connection, whatever the size.
+  const text = `
+    ${rows.with && rows.with.length > 0 ? `WITH ${rows.with.join(',\n    ')}` : ''}
+    SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
+           (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
+           p.edges, p.edge_count, ${rows.otherSide} AS other_side
+      FROM (SELECT string_agg(e.edge, ',') AS edges, count(*)::int AS edge_count FROM (${shown}) AS e) AS p`;
+  return { text, key, limit: req.limit, backward };
+}
+
+/**
+ * What joins two edges. A node holds it only inside a JSON string, where its quotes are escaped
+ * (no message has a list of objects whose first field is `node`), so it finds edge boundaries.
+ */
+const EDGE_SEPARATOR = ',{"node":';
+const CURSOR_KEY = '"cursor":"';
+
+/** The cursor of the edge that ends before `end` (edges end with `"cursor":"…"}`). */
+function cursorBefore(edges: string, end: number): string {
+  const at = edges.lastIndexOf(CURSOR_KEY, end - 1) + CURSOR_KEY.length;
+  return edges.slice(at, end - 2);
+}
+
+/**
+ * A page's body from its joined edges: the row past the limit (last in fetch order, so first in
+ * display order backwards) dropped, pageInfo's flags and cursors added around them. Written
+ * straight into one Buffer: joining the strings first would copy the whole page once more.
+ */
+export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: number, otherSide: boolean): Buffer {
+  const more = count > page.limit;
+  if (more) edges = page.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
+  const [next, previous] = page.backward ? [otherSide, more] : [more, otherSide];
+  let start = '';
+  let end = '';
+  if (edges.length > 0) {
+    const firstEnd = edges.indexOf(EDGE_SEPARATOR);
+    start = cursorBefore(edges, firstEnd < 0 ? edges.length : firstEnd);
+    end = cursorBefore(edges, edges.length);
+  }
+  const head = `{"${page.key}":{"edges":[`;
+  const tail = `],"pageInfo":{"hasNextPage":${next},"hasPreviousPage":${previous},"startCursor":"${start}","endCursor":"${end}"}}}`;
+  const body = Buffer.allocUnsafe(Buffer.byteLength(head) + Buffer.byteLength(edges) + Buffer.byteLength(tail));
+  let at = body.write(head);
+  at += body.write(edges, at);
+  body.write(tail, at);
+  return body;
+}
+
+/**
+ * Runs a statement: a page statement (PageSql), or one that writes the whole body itself (a
+ * `body` column); either with the chain head.
+ */
+export async function readPage(db: Queryable, sql: string | PageSql, params: SqlParams): Promise<PageBody> {
+  type Row = { head_height: string | null; head_time: string | null; body?: string; edges?: string | null; edge_count?: number; other_side?: boolean };
+  const [row] = await db.query<Row>(typeof sql === 'string' ? sql : sql.text, params.values);
   if (!row) throw new Error('a page statement returned no row');
-  return { body: row.body, head: row.head_height === null ? null : { height: row.head_height, time: row.head_time! } };
+  const body = typeof sql === 'string' ? Buffer.from(row.body!) : finishPage(sql, row.edges ?? '', row.edge_count!, row.other_side!);
+  return { body, head: row.head_height === null ? null : { height: row.head_height, time: row.head_time! } };
 }
 
 /** A keyset over one table (or join): the rows the page's sort key orders, filtered. */

@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import { parseId } from '../../src/contract/ids.js';
 import { listEpochRewardSummaries } from '../../src/operations/epoch-summaries/index.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { explainOperation } from '../helpers/explain.js';
+import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
@@ -461,13 +461,14 @@ for (const kind of STORE_KINDS) {
         assert.doesNotMatch(plan!, /Seq Scan on (?!chain_head)/, plan);
         assert.doesNotMatch(plan!, /Bitmap/, plan);
         assert.match(plan!, /Index (Only )?Scan( Backward)? using epoch_reward_summaries_(pkey|by_asset|by_market|by_asset_market) /, plan);
-        // The only full sort puts a backward page's rows into display order (the reverse of fetch
-        // order); branches are merged in key order (an incremental sort finishes the order within
-        // an epoch).
+        // The only full sort puts a backward page's fetched rows (limit + 1) into display order
+        // (the reverse of fetch order); branches are merged in key order (an incremental sort
+        // finishes the order within an epoch).
         for (const m of plan!.matchAll(/(?:^|-> +)Sort \(actual rows=(\d+)[^\n]*\n\s*Sort Key: (.*)/gm)) {
           assert.match(m[2]!, /^(\w+)\.epoch( DESC)?, \1\.asset_id( DESC)?, \1\.market_id( DESC)?, \1\.reward_type( COLLATE "C")?( DESC)?$/, plan);
-          assert.ok(Number(m[1]) <= limit, plan);
+          assert.ok(Number(m[1]) <= limit + 1, plan);
         }
+        assertRowsAggregatedOnce(plan!);
         // No node reads more than limit + 1 rows per branch.
         for (const m of plan!.matchAll(/actual rows=(\d+)/g)) assert.ok(Number(m[1]) <= branches * (limit + 1), `${m[0]} in\n${plan}`);
       });

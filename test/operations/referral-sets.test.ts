@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { listReferralSets } from '../../src/operations/referral-sets/index.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
-import { explainOperation } from '../helpers/explain.js';
+import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
@@ -116,6 +116,7 @@ for (const kind of STORE_KINDS) {
         assert.match(plan!, /Index (Only )?Scan( Backward)? using referral_sets_(by_created|by_referrer|pkey)/, plan);
         // No node reads more than a page (limit + 1).
         for (const m of plan!.matchAll(/actual rows=(\d+)/g)) assert.ok(Number(m[1]) <= 51, `${m[0]} in\n${plan}`);
+        assertRowsAggregatedOnce(plan!);
       });
     }
   });

@@ -1,5 +1,5 @@
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { pageStatement } from '../../pagination/page-sql.js';
+import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import type { Position } from './cursor.js';
 
@@ -118,7 +118,7 @@ function branchWhere(branch: Branch, f: SummaryFilter, params: SqlParams, alias:
 const whereClause = (conds: readonly string[]) => (conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '');
 
 /** The page statement and its parameters. */
-export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { sql: string; params: SqlParams } {
+export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
   const plan = sqlPlan(req);
   const params = new SqlParams();
   const branches = planBranches(f);
@@ -160,5 +160,5 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
       FROM ${from}
      ORDER BY ${order('s')}
      LIMIT ${limit}`;
-  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide }, params), params };
+  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide }), params };
 }

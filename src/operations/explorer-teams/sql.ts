@@ -1,6 +1,6 @@
 import { messageJsonSql } from '../../pagination/message.js';
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { keysetRows, pageStatement } from '../../pagination/page-sql.js';
+import { keysetRows, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { sqlId } from '../../pagination/sql-json.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import { cursorSql, type Position } from './cursor.js';
@@ -15,7 +15,7 @@ function likeLiteral(text: string): string {
  * The page statement of the team list: a keyset over (created_at, id), a range scan of
  * teams_by_created; a search filters the rows it walks (there are few teams: thousands).
  */
-export function teamsPage(search: string, req: PageRequest<Position>): { sql: string; params: SqlParams } {
+export function teamsPage(search: string, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const where: string[] = [];
   if (search !== '') {
@@ -37,5 +37,5 @@ export function teamsPage(search: string, req: PageRequest<Position>): { sql: st
     sqlPlan(req),
     params,
   );
-  return { sql: pageStatement('teams', req, rows, params), params };
+  return { sql: pageStatement('teams', req, rows), params };
 }

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../../pagination/page.js';
 import { sqlPlan } from '../../pagination/page.js';
-import { keysetRows, pageStatement } from '../../pagination/page-sql.js';
+import { keysetRows, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import type { Position } from './cursor.js';
 
@@ -11,7 +11,7 @@ export type SetFilter = { setId: string } | { referrer: string } | { referee: st
  * The page statement of ListReferralSets: a keyset over (created_at, id), an index range scan of
  * referral_sets_by_created (or _by_referrer) reading no more than limit + 2 rows.
  */
-export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>): { sql: string; params: SqlParams } {
+export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const where =
     filter === null
@@ -37,5 +37,5 @@ export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>):
     sqlPlan(req),
     params,
   );
-  return { sql: pageStatement('referralSets', req, rows, params), params };
+  return { sql: pageStatement('referralSets', req, rows), params };
 }

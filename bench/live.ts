@@ -1,17 +1,20 @@
 /**
  * `npm run build && npx tsx bench/live.ts`: the service on a moving chain. `epochview serve
  * --follow F` answers while the demo chain's last blocks are appended to F, whole blocks at one
- * per second (as a chain makes them), under two kinds of traffic over the same distinct URLs
- * drawn from the data (every scenario of bench/scenarios.ts in turn): all-distinct (the URLs
- * round-robin) and Zipf-skewed (the k-th most asked URL asked in proportion to 1/k). Each runs
+ * per second (as a chain makes them), under two kinds of traffic over distinct URLs drawn from
+ * the data (every scenario of bench/scenarios.ts in turn): all-distinct (no URL asked twice by a
+ * server: a list longer than a run can send, split between warm-up and run, each wrk thread
+ * taking its turn; the results count any repeat) and Zipf-skewed (the k-th most asked of a fixed
+ * list asked in proportion to 1/k). Each runs
  * with the response cache off and on, alternately; each reports req/s, p50, p99, errors, the
  * cache's outcomes (from /metrics), the blocks applied meanwhile and the machine's load. Then a
  * soak: Zipf traffic at c=32 with the cache on for --soak seconds, the server's RSS sampled
  * every second (start, peak, end).
  *
  * The chain: the demo chain of --scale but its last blocks is ingested into a fresh store first
- * (`epochview ingest -`); the blocks held back are the ones appended. They are the demo's own,
- * so they carry events of our kinds in the demo's proportion (the results say how many do).
+ * (`epochview ingest -`); the blocks held back are appended, with quiet blocks between them
+ * (bench/live-chain.ts), so that the share of blocks carrying events of our kinds is a real
+ * chain's (--our-share; by default measured in the real fixture). The results say how many do.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,8 +22,8 @@ import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdt
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { PAYLOAD_TYPES } from '../src/sources/events.js';
 import { demoFile } from './ingest.js';
+import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
 import { cacheOutcomes, outcomesSince, rssMiB } from './metrics.js';
 import { benchArgs } from './cli-args.js';
@@ -37,7 +40,11 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
                             default ${DEFAULT_DATABASE_URL})
   --database-url URL        server to create the database on (default DATABASE_URL)
   --scale s                 demo chain (default medium; small for a quick look)
-  --urls n                  distinct URLs (default 2000)
+  --urls n                  distinct URLs of the Zipf traffic (default 2000)
+  --distinct-urls n         URLs of the all-distinct traffic, split between warm-up and run
+                            (default 150000; fewer where the data has fewer; repeats are counted)
+  --our-share x             share of appended blocks carrying events of our kinds (default: the
+                            real fixture's, 295 of 5,002 blocks; 1: the demo's blocks only)
   --concurrency c           connections (default 32; wrk runs 2 threads)
   --duration s              seconds per measurement (default 20)
   --warmup s                seconds of warm-up before each (default 5)
@@ -53,6 +60,8 @@ const { values, fail } = benchArgs(HELP, {
   'database-url': { type: 'string' },
   scale: { type: 'string', default: 'medium' },
   urls: { type: 'string', default: '2000' },
+  'distinct-urls': { type: 'string', default: '150000' },
+  'our-share': { type: 'string' },
   concurrency: { type: 'string', default: '32' },
   duration: { type: 'string', default: '20' },
   warmup: { type: 'string', default: '5' },
@@ -73,6 +82,9 @@ if (store !== 'postgres' && store !== 'pglite') throw new Error('--store must be
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const scale = values.scale!;
 const wanted = num('urls', 1);
+const distinctWanted = num('distinct-urls', 2);
+const ourShare = values['our-share'] === undefined ? await realShare() : { share: num('our-share', 0), source: 'as given' };
+if (!(ourShare.share > 0 && ourShare.share <= 1)) fail('--our-share must be in (0, 1]');
 const connections = num('concurrency', 1);
 const duration = num('duration', 1);
 const warmup = num('warmup', 0);
@@ -85,40 +97,34 @@ const started = Date.now();
 const log = (text: string) => process.stderr.write(`[live ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-/** Event types of the read models (markers and time updates aside). */
-const OUR_TYPES = new Set<string>(Object.entries(PAYLOAD_TYPES).filter(([k]) => !['beginBlock', 'endBlock', 'timeUpdate'].includes(k)).map(([, t]) => t));
-
-interface HeldBlock {
-  height: number;
-  lines: string[];
-  ours: boolean;
-}
-
 /**
  * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
- * `cut` on (the file's lines are grouped by the height their id starts with).
+ * `cut` on (the file's lines are grouped by the height their id starts with), and the time of
+ * the last block ingested.
  */
-async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Promise<HeldBlock[]> {
+async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Promise<{ held: Block[]; lastTime: bigint }> {
   const child = spawn(process.execPath, [CLI, 'ingest', '-', ...storeArgs], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = once(child, 'close');
-  const held: HeldBlock[] = [];
+  const held: Block[] = [];
+  let lastTime = 0n;
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    const height = Number(/^\{"id":"(\d+)-/.exec(line)?.[1]);
+    const height = heightOf(line);
     if (height < cut) {
+      lastTime = blockTimeOf(line) ?? lastTime;
       if (!child.stdin.write(line + '\n')) await once(child.stdin, 'drain');
       continue;
     }
     let block = held[held.length - 1];
     if (block?.height !== height) held.push((block = { height, lines: [], ours: false }));
     block.lines.push(line);
-    block.ours ||= OUR_TYPES.has(/"type":"([A-Z0-9_]+)"/.exec(line)?.[1] ?? '');
+    block.ours ||= isOurs(line);
   }
   child.stdin.end();
   const [code] = (await exited) as [number | null];
   if (code !== 0) throw new Error(`ingest failed (exit ${code}): ${stderr}`);
-  return held;
+  return { held, lastTime };
 }
 
 /** The last height of a file of blocks: the id of its last line (read from its last 1 MiB). */
@@ -147,6 +153,8 @@ interface Run {
   outcomes: CacheOutcomes;
   blocks: number;
   blocksWithOurEvents: number;
+  /** All-distinct: requests that asked a URL the server was asked before (warm-up and run). */
+  repeated?: number;
   loadavg: string;
 }
 
@@ -157,14 +165,20 @@ try {
   // Blocks enough for every run, the warm-ups, the restarts and the soak, and a margin.
   const seconds = rounds * 4 * (warmup + duration) + soak + 180;
   const keep = Math.ceil((seconds * 1000) / blockMs * 1.2);
-  const cut = Math.max(2, height - keep + 1);
+  // The demo's blocks among them (the rest are quiet blocks made between them).
+  const cut = Math.max(2, height - Math.ceil(keep * ourShare.share) - 1);
   const s = benchStore(store, `live_${scale}_${process.pid}`, { databaseUrl, cacheDir: values.cache! });
   await s.reset();
   cleanups.push(() => s.drop());
   log(`${scale}: ingesting blocks 1 to ${cut - 1} of ${height} into ${store} (load ${load()})…`);
-  const held = await ingestAllBut(file, cut, s.args);
+  const ingested = await ingestAllBut(file, cut, s.args);
+  const held = liveChain(ingested.held, { first: cut, after: ingested.lastTime, share: ourShare.share, count: keep, seed });
   const oursShare = held.filter((b) => b.ours).length / held.length;
-  log(`${held.length} blocks held back to append, ${Math.round(100 * oursShare)}% of them with events of our kinds`);
+  log(
+    `${held.length} blocks to append (${held[0]?.height} to ${held[held.length - 1]?.height}): the demo's last ${ingested.held.length} ` +
+      `(${ingested.held.filter((b) => b.ours).length} with events of our kinds) and quiet blocks between them; ` +
+      `${(100 * oursShare).toFixed(1)}% with events of our kinds (wanted ${(100 * ourShare.share).toFixed(1)}%: ${ourShare.source})`,
+  );
   const db = await s.open();
   const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
 
@@ -183,8 +197,14 @@ try {
   // The URLs, drawn while the chain stands still; keyset cursors stay valid as it moves.
   const first = await serve('off');
   const rand = random(seed);
-  const urls = shuffled(rand, mixedUrls({ keys, cursors: await readCursors(first.url, keys) }, wanted, rand));
+  const cursors = await readCursors(first.url, keys);
+  const urls = shuffled(rand, mixedUrls({ keys, cursors }, wanted, rand));
   const zipf = zipfSequence(rand, urls.length, 200_000);
+  // All-distinct: each server is asked the warm-up's part, then the run's, each URL once.
+  const distinct = shuffled(rand, mixedUrls({ keys, cursors }, distinctWanted, rand));
+  const warmupPart = Math.floor((distinct.length * warmup) / (warmup + duration));
+  const distinctParts = { warmup: distinct.slice(0, warmupPart), run: distinct.slice(warmupPart) };
+  log(`all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-up and ${distinctParts.run.length} for the run`);
   log(`${urls.length} distinct URLs; Zipf: the most asked URL is ${Math.round((100 * zipf.filter((i) => i === 0).length) / zipf.length)}% of requests, the top 100 ${Math.round((100 * zipf.filter((i) => i < 100).length) / zipf.length)}%`);
 
   // The chain moves: one held-back block appended every blockMs, until the end of the run.
@@ -199,14 +219,19 @@ try {
 
   const runs: Run[] = [];
   const measure = async (service: RunningServer, traffic: Run['traffic'], cache: Run['cache'], secs: number, onTick?: () => void): Promise<Run> => {
-    const order = traffic === 'Zipf' ? zipf : undefined;
-    if (warmup > 0) await runLoad({ baseUrl: service.url, urls, order, connections, duration: warmup, client: 'wrk' });
+    const send = (part: 'warmup' | 'run', duration: number) =>
+      traffic === 'Zipf'
+        ? runLoad({ baseUrl: service.url, urls, order: zipf, connections, duration, client: 'wrk' })
+        : runLoad({ baseUrl: service.url, urls: distinctParts[part], once: true, connections, duration, client: 'wrk' });
+    const warm = warmup > 0 ? await send('warmup', warmup) : undefined;
     const before = await cacheOutcomes(service.url);
     const from = appended;
     const ticker = onTick && setInterval(onTick, 1000);
-    const result = await runLoad({ baseUrl: service.url, urls, order, connections, duration: secs, client: 'wrk' }).finally(() => clearInterval(ticker));
+    const result = await send('run', secs).finally(() => clearInterval(ticker));
+    const repeated = (warm?.repeated ?? 0) + (result.repeated ?? 0);
+    if (repeated > 0) log(`all-distinct, cache ${cache}: ${repeated} requests asked a URL again (the list ran out): pass a larger --distinct-urls`);
     const blocks = held.slice(from, appended);
-    const run: Run = { traffic, cache, load: result, outcomes: outcomesSince(before, await cacheOutcomes(service.url)), blocks: blocks.length, blocksWithOurEvents: blocks.filter((b) => b.ours).length, loadavg: load() };
+    const run: Run = { traffic, cache, load: result, outcomes: outcomesSince(before, await cacheOutcomes(service.url)), blocks: blocks.length, blocksWithOurEvents: blocks.filter((b) => b.ours).length, ...(traffic === 'all-distinct' ? { repeated } : {}), loadavg: load() };
     log(
       `${traffic}, cache ${cache}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.errors} errors; ` +
         `hits ${Math.round(100 * hitRatio(run.outcomes))}%; ${run.blocks} blocks (${run.blocksWithOurEvents} with our events); load ${run.loadavg}`,
@@ -246,10 +271,17 @@ try {
   const sum = (rs: Run[]) => rs.reduce((o, r) => ({ hit: o.hit + r.outcomes.hit, shared: o.shared + r.outcomes.shared, miss: o.miss + r.outcomes.miss, bypass: o.bypass + r.outcomes.bypass }), { hit: 0, shared: 0, miss: 0, bypass: 0 });
   const zipfHits = hitRatio(sum(runs.filter((r) => r.traffic === 'Zipf' && r.cache === 'on')));
   const distinctCost = 1 - mean('all-distinct', 'on') / mean('all-distinct', 'off');
+  // Each round's own ratio: the rounds interleave, so a drifting machine shows as their spread.
+  const roundCosts = Array.from({ length: rounds }, (_, i) => {
+    const [off, on] = (['off', 'on'] as const).map((c) => runs.filter((r) => r.traffic === 'all-distinct' && r.cache === c)[i]!.load.reqPerSec);
+    return 1 - on! / off!;
+  });
+  const repeated = runs.reduce((n, r) => n + (r.repeated ?? 0), 0);
   const int = (n: number) => Math.round(n).toLocaleString('en-US');
   const row = (r: Run) =>
     `| ${r.traffic} | ${r.cache} | ${int(r.load.reqPerSec)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${r.load.errors} | ` +
-    `${r.cache === 'on' ? `${int(r.outcomes.hit)} / ${int(r.outcomes.shared)} / ${int(r.outcomes.miss)} / ${int(r.outcomes.bypass)} (${Math.round(100 * hitRatio(r.outcomes))}%)` : '-'} | ${r.blocks} (${r.blocksWithOurEvents}) | ${r.loadavg} |`;
+    `${r.cache === 'on' ? `${int(r.outcomes.hit)} / ${int(r.outcomes.shared)} / ${int(r.outcomes.miss)} / ${int(r.outcomes.bypass)} (${Math.round(100 * hitRatio(r.outcomes))}%)` : '-'} | ` +
+    `${r.cache === 'on' ? int(r.outcomes.notAdmitted ?? 0) : '-'} | ${r.blocks} (${r.blocksWithOurEvents}) | ${r.loadavg} |`;
   const date = new Date().toISOString().slice(0, 10);
   const commit = await new Promise<string>((resolve) => {
     const git = spawn('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -261,15 +293,15 @@ try {
     `# epochview live benchmark: ${store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
     '',
     `- machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}); versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
-    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms (${Math.round(100 * oursShare)}% of them carry events of our kinds)`,
-    `- load: wrk, 2 threads, c=${connections}, ${urls.length} distinct URLs drawn from the data (every scenario in turn); all-distinct: round-robin; Zipf: s = 1 over the same URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (serve restarted between)`,
+    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms: the demo's last ${ingested.held.length} blocks with quiet blocks (a time update and events of other kinds) between them, ${(100 * oursShare).toFixed(1)}% of the ${held.length} carrying events of our kinds (wanted: ${(100 * ourShare.share).toFixed(1)}%, ${ourShare.source})`,
+    `- load: wrk, 2 threads, c=${connections}, URLs drawn from the data (every scenario in turn); all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-ups and ${distinctParts.run.length} for the runs, no URL asked twice of a server (${repeated} requests repeated one); Zipf: s = 1 over ${urls.length} URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (serve restarted between)`,
     '',
-    '| traffic | cache | req/s | p50 ms | p99 ms | errors | hit / shared / miss / bypass | blocks (with our events) | load average |',
-    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+    '| traffic | cache | req/s | p50 ms | p99 ms | errors | hit / shared / miss / bypass | not admitted | blocks (with our events) | load average |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
     ...runs.map(row),
     '',
     `Zipf, cache on: hit ratio ${Math.round(100 * zipfHits)}% (target ≥ 90%); ×${(mean('Zipf', 'on') / mean('Zipf', 'off')).toFixed(2)} the req/s of no cache.`,
-    `All-distinct: the cache costs ${(100 * distinctCost).toFixed(1)}% of the req/s of no cache (target ≤ 5%).`,
+    `All-distinct: the cache costs ${(100 * distinctCost).toFixed(1)}% of the req/s of no cache (target ≤ 5%)${rounds > 1 ? `; by round: ${roundCosts.map((c) => `${(100 * c).toFixed(1)}%`).join(', ')}` : ''}.`,
     ...(soakResult
       ? [
           '',
@@ -284,7 +316,7 @@ try {
   mkdirSync(out, { recursive: true });
   const base = join(out, `${date}-live-${store}`);
   writeFileSync(`${base}.md`, lines.join('\n') + '\n');
-  writeFileSync(`${base}.json`, JSON.stringify({ store, scale, seed, urls: urls.length, connections, duration, warmup, blockMs, oursShare, runs, soak: soakResult ?? null }, null, 2));
+  writeFileSync(`${base}.json`, JSON.stringify({ store, scale, seed, urls: urls.length, distinctUrls: distinct.length, ourShare: ourShare.share, connections, duration, warmup, blockMs, oursShare, runs, soak: soakResult ?? null }, null, 2));
   process.stdout.write(lines.join('\n') + '\n');
   log(`written to ${base}.md (and .json)`);
 } finally {

@@ -21,6 +21,8 @@ export interface LoadResult {
   p99: number;
   /** Connection errors, timeouts and non-2xx answers. */
   errors: number;
+  /** With `once` (wrk): requests that asked a URL again, the list having run out (0: every URL at most once). */
+  repeated?: number;
 }
 
 export interface LoadOptions {
@@ -30,6 +32,12 @@ export interface LoadOptions {
   urls: readonly string[];
   /** Indices into urls, sent round-robin (a skewed sequence, say); urls in turn when absent. */
   order?: readonly number[];
+  /**
+   * wrk only: each URL of the sequence once, the threads taking turns over it (thread t sends the
+   * t-th, the (t+threads)-th…); should it run out, it starts again, and the result counts the
+   * requests beyond it (`repeated`).
+   */
+  once?: boolean;
   connections: number;
   /** Seconds to run; ignored when `requests` is given. */
   duration: number;
@@ -134,32 +142,53 @@ export function wrkInstalled(): boolean {
  * table constructor of thousands of constants would hit Lua's limits); each thread starts at
  * its own place in the sequence. done() writes the report as JSON; latencies in microseconds.
  */
-function wrkScript(urls: readonly string[], order: readonly number[]): string {
+function wrkScript(urls: readonly string[], order: readonly number[], once: boolean, threads: number): string {
   for (const u of urls) if (/[\n\]]/.test(u)) throw new Error(`a URL wrk cannot carry: ${u}`);
   return `local urls_text = [[
 ${urls.join('\n')}
 ]]
 local order_text = "${order.map((i) => i + 1).join(',')}"
-local threads = 0
+local once = ${once}
+local nthreads = ${threads}
+local count = ${order.length}
+local threads = {}
 setup = function(thread)
-  thread:set("offset", threads)
-  threads = threads + 1
+  thread:set("offset", #threads)
+  threads[#threads + 1] = thread
 end
 init = function(args)
   urls = {}
   for line in urls_text:gmatch("[^\\n]+") do urls[#urls + 1] = line end
   order = {}
   for n in order_text:gmatch("%d+") do order[#order + 1] = tonumber(n) end
-  i = math.floor((offset or 0) * #order / 2)
+  sent = 0
+  if once then
+    i = offset or 0
+  else
+    i = math.floor((offset or 0) * #order / 2)
+  end
 end
 request = function()
+  sent = sent + 1
+  if once then
+    i = i % #order
+    local url = urls[order[i + 1]]
+    i = i + nthreads
+    return wrk.format("GET", url)
+  end
   i = i % #order + 1
   return wrk.format("GET", urls[order[i]])
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('\\n{"requests":%d,"micros":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50":%d,"p99":%d}\\n',
-    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout, latency:percentile(50), latency:percentile(99)))
+  local repeated = 0
+  for t, thread in ipairs(threads) do
+    local share = math.floor((count - t) / nthreads) + 1
+    local extra = (thread:get("sent") or 0) - share
+    if extra > 0 then repeated = repeated + extra end
+  end
+  io.write(string.format('\\n{"requests":%d,"micros":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50":%d,"p99":%d,"repeated":%d}\\n',
+    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout, latency:percentile(50), latency:percentile(99), repeated))
 end
 `;
 }
@@ -170,8 +199,8 @@ end
  */
 async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
   const script = join(mkdtempSync(join(tmpdir(), 'epochview-wrk-')), 'load.lua');
-  writeFileSync(script, wrkScript(opts.urls, opts.order ?? opts.urls.map((_, i) => i)));
   const threads = Math.min(2, opts.connections);
+  writeFileSync(script, wrkScript(opts.urls, opts.order ?? opts.urls.map((_, i) => i), opts.once ?? false, threads));
   const args = [`-t${threads}`, `-c${opts.connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', script];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push(opts.baseUrl);
@@ -187,7 +216,7 @@ async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
   rmSync(dirname(script), { recursive: true, force: true });
   const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${stderr || stdout}`);
-  const r = JSON.parse(line) as Record<'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99', number>;
+  const r = JSON.parse(line) as Record<'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99' | 'repeated', number>;
   const seconds = Math.max(1e-3, r.micros / 1e6);
   return {
     requests: r.requests,
@@ -197,5 +226,6 @@ async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
     p50: r.p50 / 1000,
     p99: r.p99 / 1000,
     errors: r.status + r.connect + r.read + r.write + r.timeout,
+    ...(opts.once ? { repeated: r.repeated } : {}),
   };
 }

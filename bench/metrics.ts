@@ -5,12 +5,19 @@ import type { CacheOutcomes } from './report.js';
 export async function cacheOutcomes(baseUrl: string): Promise<CacheOutcomes> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
   const count = (o: string) => Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { hit: count('hit'), shared: count('shared'), miss: count('miss'), bypass: count('bypass') };
+  const notAdmitted = [...text.matchAll(/^epochview_response_cache_not_admitted_total\{reason="\w+"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  return { hit: count('hit'), shared: count('shared'), miss: count('miss'), bypass: count('bypass'), notAdmitted };
 }
 
 /** The outcomes counted between two readings. */
 export function outcomesSince(before: CacheOutcomes, after: CacheOutcomes): CacheOutcomes {
-  return { hit: after.hit - before.hit, shared: after.shared - before.shared, miss: after.miss - before.miss, bypass: after.bypass - before.bypass };
+  return {
+    hit: after.hit - before.hit,
+    shared: after.shared - before.shared,
+    miss: after.miss - before.miss,
+    bypass: after.bypass - before.bypass,
+    notAdmitted: (after.notAdmitted ?? 0) - (before.notAdmitted ?? 0),
+  };
 }
 
 /** A process's resident set size in MiB (Linux: /proc/<pid>/status). */

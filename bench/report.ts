@@ -8,6 +8,8 @@ export interface CacheOutcomes {
   shared: number;
   miss: number;
   bypass: number;
+  /** Of the misses, those whose answer was not kept (their URL's first request); absent in older results. */
+  notAdmitted?: number;
 }
 
 export interface PageMeasurement {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RoleState } from '../db/server-role.js';
 import type { Store } from '../db/store.js';
 import { timedStore } from '../db/timed-store.js';
-import type { CacheOutcome } from './response-cache.js';
+import type { CacheEvent } from './response-cache.js';
 
 /** What one ingestion transaction applied, as ingestion reports it (its AppliedBatch). */
 export interface AppliedCounts {
@@ -89,6 +89,13 @@ export class Metrics {
     name: 'epochview_response_cache_requests_total',
     help: 'API requests by how the response cache answered: hit, shared (joined an identical request in flight), miss, bypass (off, or chain head unknown)',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly cacheNotAdmitted = new Counter({
+    name: 'epochview_response_cache_not_admitted_total',
+    help: 'Misses whose answer was not kept (counted in the misses too), by reason: new (its URL asked for the first time within the admission window; kept on its next request), crowded (the cache full of answers asked more often per byte)',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
@@ -192,8 +199,10 @@ export class Metrics {
     this.replayLag.set(state.replayLagBytes ?? 0);
   };
 
-  readonly onCacheOutcome = (outcome: CacheOutcome): void => {
-    this.cacheRequests.inc({ outcome });
+  readonly onCacheOutcome = (event: CacheEvent): void => {
+    if (event === 'not-admitted-new') this.cacheNotAdmitted.inc({ reason: 'new' });
+    else if (event === 'not-admitted-crowded') this.cacheNotAdmitted.inc({ reason: 'crowded' });
+    else this.cacheRequests.inc({ outcome: event });
   };
 
   /** The cache whose size the gauges report. */

@@ -1,6 +1,7 @@
 import type { AnswerSource, HeadState } from '../db/read-models.js';
 import type { ChainHead } from '../pagination/page-sql.js';
 import { gzipAsync } from './compression.js';
+import { Doorkeeper } from './doorkeeper.js';
 
 /** An operation's successful answer as sent: the body bytes, and the chain head they reflect. */
 export interface Answer {
@@ -11,11 +12,25 @@ export interface Answer {
 /** hit: from the cache; shared: joined an identical request in flight; miss: computed; bypass: computed, cache off or head unknown. */
 export type CacheOutcome = 'hit' | 'shared' | 'miss' | 'bypass';
 
+/** Why a computed answer was not kept: its URL's first request, or a full cache holding answers worth more per byte. */
+export type NotAdmitted = 'new' | 'crowded';
+
+/** What the cache reports: each request's outcome, and after a miss whose answer is not kept, why. */
+export type CacheEvent = CacheOutcome | `not-admitted-${NotAdmitted}`;
+
+/** URLs per generation of the doorkeeper (see Doorkeeper): two generations make the window. */
+export const DOORKEEPER_CAPACITY = 16_384;
+
+/** A full cache weighs the answer to keep against its this many least recently used entries. */
+const EVICTION_CANDIDATES = 16;
+
 /** What an entry is counted as besides its body and URL: the Map entry, the objects, headers. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Entry {
   answer: Answer;
+  /** The URL's doorkeeper key. */
+  key: number;
   /** What it is made of: it goes when a block changes any of them. */
   sources: readonly AnswerSource[];
   /** Counted against maxBytes: body, URL, overhead, and the gzipped body once made. */
@@ -45,6 +60,15 @@ function stampOf(sources: readonly AnswerSource[], state: HeadState): string {
  * Identical requests arriving while one is being computed share its result, so a burst after a
  * block costs the store one query per distinct URL. The entries are bounded by maxBytes, least
  * recently used first out.
+ *
+ * An answer is admitted (kept) only on its URL's second request within the doorkeeper's window:
+ * a URL asked once, as most are when traffic is spread over many URLs, then costs nothing beyond
+ * the miss. An answer dropped by a block is kept again on its next request, its URL being known.
+ * When the cache is full, what goes is chosen by requests per byte (the doorkeeper's counts over
+ * the entry's bytes): the least worth of the 16 least recently used entries, until there is room;
+ * and if one of them is worth as much as the new answer, the new answer is not kept. So a page
+ * of 1,000 rows asked now and then does not push out fifty small answers asked more often.
+ * (doorkeeperCapacity 0: every answer is kept on its first request, least recently used out.)
  */
 export class ResponseCache {
   private state: HeadState | null = null;
@@ -53,11 +77,15 @@ export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private entriesBytes = 0;
   private readonly inflight = new Map<string, Promise<Answer>>();
+  private readonly doorkeeper: Doorkeeper | undefined;
 
   constructor(
     readonly maxBytes: number,
-    private readonly observe: (outcome: CacheOutcome) => void = () => {},
-  ) {}
+    private readonly observe: (event: CacheEvent) => void = () => {},
+    doorkeeperCapacity = DOORKEEPER_CAPACITY,
+  ) {
+    this.doorkeeper = doorkeeperCapacity > 0 ? new Doorkeeper(doorkeeperCapacity) : undefined;
+  }
 
   /** Bytes held, and entries. */
   get size(): { bytes: number; entries: number } {
@@ -94,6 +122,8 @@ export class ResponseCache {
       this.observe('bypass');
       return compute();
     }
+    const key = this.doorkeeper?.keyOf(url) ?? 0;
+    const asked = this.doorkeeper?.record(key) ?? Infinity;
     const hit = this.entries.get(url);
     if (hit) {
       // Most recently used goes last: Map iteration order is insertion order.
@@ -111,7 +141,13 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    const computing = compute().then((answer) => this.keep(url, sources, answer) ?? answer);
+    let computing: Promise<Answer>;
+    if (asked >= 2) {
+      computing = compute().then((answer) => this.keep(url, key, sources, answer) ?? answer);
+    } else {
+      this.observe('not-admitted-new');
+      computing = compute();
+    }
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);
@@ -144,26 +180,75 @@ export class ResponseCache {
     return entry.gzipped;
   }
 
-  /** Keeps the answer if it is the current head's, and returns what is kept. */
-  private keep(url: string, sources: readonly AnswerSource[], answer: Answer): Answer | undefined {
+  /** Keeps the answer if it is the current head's and worth its room, and returns what is kept. */
+  private keep(url: string, key: number, sources: readonly AnswerSource[], answer: Answer): Answer | undefined {
     const state = this.state;
     if (answer.head === null || state === null || !isAnswerAt(state, sources, BigInt(answer.head.height))) return undefined;
     const bytes = answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes || this.entries.has(url)) return undefined;
+    if (!this.makeRoom(key, bytes)) {
+      this.observe('not-admitted-crowded');
+      return undefined;
+    }
     const kept = { body: unpooled(answer.body), head: answer.head };
-    this.entries.set(url, { answer: kept, sources, bytes });
+    this.entries.set(url, { answer: kept, key, sources, bytes });
     this.entriesBytes += bytes;
     this.evict();
     return kept;
   }
 
-  /** Least recently used entries out until the bound holds. */
-  private evict(): void {
-    for (const [url, entry] of this.entries) {
-      if (this.entriesBytes <= this.maxBytes) break;
-      this.entries.delete(url);
-      this.entriesBytes -= entry.bytes;
+  /**
+   * Room for an answer of `bytes` whose URL has `key`: entries out, each the least worth
+   * (requests per byte) of the least recently used ones, while they are worth less than it.
+   * False, and nothing out, if one is worth as much. Without a doorkeeper, evict() makes room.
+   */
+  private makeRoom(key: number, bytes: number): boolean {
+    const need = this.entriesBytes + bytes - this.maxBytes;
+    if (this.doorkeeper === undefined || need <= 0) return true;
+    const worth = this.doorkeeper.count(key) / bytes;
+    const out = new Set<string>();
+    let freed = 0;
+    while (freed < need) {
+      const victim = this.leastWorth(out);
+      if (victim === undefined || this.worth(victim[1]) >= worth) return false;
+      out.add(victim[0]);
+      freed += victim[1].bytes;
     }
+    for (const url of out) this.drop(url);
+    return true;
+  }
+
+  /** Requests per byte of an entry (without a doorkeeper, all alike: the least recently used goes first). */
+  private worth(entry: Entry): number {
+    return this.doorkeeper ? this.doorkeeper.count(entry.key) / entry.bytes : 0;
+  }
+
+  /** Of the least recently used entries not in `skip`, the first of the least worth. */
+  private leastWorth(skip: ReadonlySet<string>): [string, Entry] | undefined {
+    let victim: [string, Entry] | undefined;
+    let victimWorth = Infinity;
+    let looked = 0;
+    for (const [url, entry] of this.entries) {
+      if (skip.has(url)) continue;
+      const w = this.worth(entry);
+      if (w < victimWorth) [victim, victimWorth] = [[url, entry], w];
+      if (++looked === EVICTION_CANDIDATES) break;
+    }
+    return victim;
+  }
+
+  private drop(url: string): void {
+    this.entriesBytes -= this.entries.get(url)!.bytes;
+    this.entries.delete(url);
+  }
+
+  /**
+   * Entries out until the bound holds (after an entry grew by its gzipped body, which may make
+   * it the least worth): each the least worth of the least recently used.
+   */
+  private evict(): void {
+    const none = new Set<string>();
+    while (this.entriesBytes > this.maxBytes) this.drop(this.leastWorth(none)![0]);
   }
 }
 

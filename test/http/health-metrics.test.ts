@@ -79,13 +79,15 @@ for (const kind of STORE_KINDS) {
         assert.equal(sample(text, 'epochview_http_request_duration_seconds_count{operation="ListReferralSets",status="200"}'), 3);
         assert.equal(sample(text, 'epochview_http_request_duration_seconds_bucket{le="+Inf",operation="ListReferralSets",status="200"}'), 3);
         assert.ok(sample(text, 'epochview_http_request_duration_seconds_sum{operation="ListReferralSets",status="200"}')! > 0);
-        // One statement per distinct page (the repeats are cached) and one for /readyz; the 400
-        // never reached the store.
-        assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 3);
-        assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="miss"}'), 3);
-        assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="hit"}'), 2);
+        // The page asked three times is computed twice (kept on its second request, then a hit),
+        // the page asked once once, and one statement for /readyz; the 400 never reached the store
+        // (a miss, not admitted: the cache saw its URL once).
+        assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 4);
+        assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="miss"}'), 4);
+        assert.equal(sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}'), 3);
+        assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="hit"}'), 1);
         assert.ok(sample(text, 'epochview_response_cache_bytes')! > 0);
-        assert.equal(sample(text, 'epochview_response_cache_entries'), 2);
+        assert.equal(sample(text, 'epochview_response_cache_entries'), 1);
         // Process metrics under their usual names.
         assert.ok(sample(text, 'process_cpu_user_seconds_total')! > 0);
         assert.ok(sample(text, 'nodejs_heap_size_total_bytes')! > 0);

@@ -1,9 +1,13 @@
-/** ResponseCache alone: when an answer is kept, shared, served and dropped. */
+/**
+ * ResponseCache alone: when an answer is kept, shared, served and dropped. Most tests admit an
+ * answer on its first request (no doorkeeper) to see the rest alone; the doorkeeper's own tests
+ * come last.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { READ_MODELS, type AnswerSource, type HeadState } from '../../src/db/read-models.js';
-import { ResponseCache, type Answer, type CacheOutcome } from '../../src/http/response-cache.js';
+import { ResponseCache, type Answer, type CacheEvent } from '../../src/http/response-cache.js';
 
 const SETS: readonly AnswerSource[] = ['referral-sets'];
 
@@ -15,9 +19,9 @@ function at(height: string, versions: Partial<Record<AnswerSource, string>> = {}
 
 const answerAt = (height: string, text = `body at ${height}`): Answer => ({ body: Buffer.from(text), head: { height, time: '1' } });
 
-function cacheWithLog(maxBytes = 1 << 20): { cache: ResponseCache; outcomes: CacheOutcome[] } {
-  const outcomes: CacheOutcome[] = [];
-  return { cache: new ResponseCache(maxBytes, (o) => outcomes.push(o)), outcomes };
+function cacheWithLog(maxBytes = 1 << 20, doorkeeper = 0): { cache: ResponseCache; outcomes: CacheEvent[] } {
+  const outcomes: CacheEvent[] = [];
+  return { cache: new ResponseCache(maxBytes, (o) => outcomes.push(o), doorkeeper), outcomes };
 }
 
 /** A compute() the test resolves by hand. */
@@ -251,4 +255,82 @@ test('a kept body holds memory of its own, not a slice of a pool slab shared wit
   const hit = await cache.answer('/a', SETS, async () => assert.fail('computed again'));
   assert.deepEqual(hit.body, pooled);
   assert.equal(hit.body.buffer.byteLength, hit.body.length);
+});
+
+test('doorkeeper: an answer is kept on its second request, and again at once after a block dropped it', async () => {
+  const { cache, outcomes } = cacheWithLog(1 << 20, 4);
+  cache.setHead(at('5'));
+  await cache.answer('/a', SETS, async () => answerAt('5'));
+  assert.equal(cache.size.entries, 0, 'first request: not kept');
+  await cache.answer('/a', SETS, async () => answerAt('5'));
+  assert.equal(cache.size.entries, 1, 'second request: kept');
+  await cache.answer('/a', SETS, async () => assert.fail('computed again'));
+  cache.setHead(at('6'));
+  await cache.answer('/a', SETS, async () => answerAt('6'));
+  assert.equal(cache.size.entries, 1, 'known URL: kept on its first request after the block');
+  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'miss', 'hit', 'miss']);
+});
+
+test('doorkeeper: its window is two generations of its capacity; older URLs must be asked twice again', async () => {
+  const { cache, outcomes } = cacheWithLog(1 << 20, 2);
+  cache.setHead(at('5'));
+  const ask = (u: string) => cache.answer(u, SETS, async () => answerAt('5', u));
+  for (const u of ['/a', '/b', '/c', '/d']) await ask(u); // /a and /b: the previous generation; /c, /d: the current
+  await ask('/b'); // asked in the previous generation: kept (the current one is full: /c, /d become the previous)
+  assert.equal(cache.size.entries, 1);
+  for (const u of ['/e', '/f']) await ask(u);
+  await ask('/a'); // forgotten: two generations have passed
+  assert.equal(cache.size.entries, 1);
+  assert.deepEqual(
+    outcomes.filter((o) => o === 'not-admitted-new').length,
+    7,
+    'every first request, and /a again',
+  );
+});
+
+test('doorkeeper: identical requests in flight share the computation of a URL not admitted yet', async () => {
+  const { cache, outcomes } = cacheWithLog(1 << 20, 4);
+  cache.setHead(at('5'));
+  const d = deferred();
+  const a = cache.answer('/a', SETS, d.compute);
+  const b = cache.answer('/a', SETS, d.compute);
+  d.resolve(answerAt('5'));
+  assert.equal(await a, await b);
+  assert.equal(d.calls(), 1);
+  assert.equal(cache.size.entries, 0);
+  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'shared']);
+});
+
+test('doorkeeper, full cache: the least worth (requests per byte) of the least recently used goes, if worth less than the new answer', async () => {
+  const body = 'x'.repeat(300);
+  // Each entry: 300 body bytes, 2 × 2 URL bytes, 200 overhead = 504.
+  const { cache, outcomes } = cacheWithLog(3 * 504, 100);
+  cache.setHead(at('5'));
+  const ask = (u: string, text = body) => cache.answer(u, SETS, async () => answerAt('5', text));
+  for (const u of ['/a', '/b', '/c']) for (let i = 0; i < 2; i++) await ask(u);
+  await ask('/b'); // /b: asked 3 times, the most recently used
+  assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
+  outcomes.length = 0;
+  await ask('/d');
+  await ask('/d'); // asked twice, as often as /a and /c: not kept
+  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'miss', 'not-admitted-crowded']);
+  await ask('/d'); // 3 times: /a goes (of the least worth, /a and /c, the least recently used)
+  assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
+  await cache.answer('/c', SETS, async () => assert.fail('/c is kept'));
+  await cache.answer('/b', SETS, async () => assert.fail('/b is kept'));
+  let computed = 0;
+  await cache.answer('/a', SETS, async () => (computed++, answerAt('5', body)));
+  assert.equal(computed, 1, '/a went');
+});
+
+test('doorkeeper, full cache: a big answer does not push out small ones asked as often', async () => {
+  const { cache, outcomes } = cacheWithLog(1200, 100);
+  cache.setHead(at('5'));
+  const ask = (u: string, n: number) => cache.answer(u, SETS, async () => answerAt('5', 'x'.repeat(n)));
+  for (let i = 0; i < 3; i++) await ask('/s', 100); // 304 bytes
+  for (let i = 0; i < 3; i++) await ask('/big', 800); // 1,008 bytes: /s would have to go
+  assert.deepEqual(cache.size, { bytes: 304, entries: 1 });
+  assert.deepEqual(outcomes.slice(-2), ['miss', 'not-admitted-crowded']);
+  for (let i = 0; i < 8; i++) await ask('/big', 800); // 11 requests in 1,008 bytes beat 3 in 304
+  assert.deepEqual(cache.size, { bytes: 1008, entries: 1 });
 });

@@ -1,7 +1,7 @@
 /**
- * The response cache through HTTP on both stores: a new block replaces cached answers at once
- * (ingested in this process or by another one), identical requests share one query, and the
- * memory it holds stays within its bound.
+ * The response cache through HTTP on both stores: an answer is kept on its URL's second request,
+ * a new block replaces cached answers at once (ingested in this process or by another one),
+ * identical requests share one query, and the memory it holds stays within its bound.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import { ingestEvents } from '../../src/ingest/ingest.js';
 import { Metrics } from '../../src/http/metrics.js';
-import { ndjsonEvents } from '../../src/sources/ndjson/decoder.js';
+import { ndjsonBatches } from '../../src/sources/ndjson/decoder.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually, sample } from '../helpers/serve.js';
@@ -43,6 +43,8 @@ async function cacheCounts(url: string): Promise<Record<string, number>> {
   const text = (await get(`${url}/metrics`)).text;
   const counts: Record<string, number> = {};
   for (const outcome of ['hit', 'shared', 'miss', 'bypass']) counts[outcome] = sample(text, `epochview_response_cache_requests_total{outcome="${outcome}"}`) ?? 0;
+  counts.notAdmitted = sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}') ?? 0;
+  counts.crowded = sample(text, 'epochview_response_cache_not_admitted_total{reason="crowded"}') ?? 0;
   counts.queries = sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}') ?? 0;
   counts.bytes = sample(text, 'epochview_response_cache_bytes') ?? 0;
   counts.entries = sample(text, 'epochview_response_cache_entries') ?? 0;
@@ -54,21 +56,25 @@ for (const kind of STORE_KINDS) {
     // The truth to compare with: a server without cache on the same store.
     const plain = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: { responseCacheBytes: 0 } });
 
-    test('a repeated request is a hit until a block is applied, then the new head is answered', async () => {
+    test('an answer is kept on its second request and a hit from the third until a block is applied, then the new head is answered', async () => {
       const metrics = new Metrics();
       const srv = await startServer(plain.store, { metrics });
       try {
         const url = `${SETS}?pagination.first=2`;
         const first = await get(srv.url + url);
         assert.equal(first.status, 200);
-        const again = await get(srv.url + url);
-        assert.equal(again.text, first.text);
-        assert.equal(again.headers.get('x-block-height'), first.headers.get('x-block-height'));
+        const counts1 = await cacheCounts(srv.url);
+        assert.deepEqual([counts1.hit, counts1.shared, counts1.miss, counts1.notAdmitted, counts1.queries, counts1.entries], [0, 0, 1, 1, 1, 0]);
+        for (let i = 0; i < 2; i++) {
+          const again = await get(srv.url + url);
+          assert.equal(again.text, first.text);
+          assert.equal(again.headers.get('x-block-height'), first.headers.get('x-block-height'));
+        }
         const counts = await cacheCounts(srv.url);
-        assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.queries, counts.entries], [1, 0, 1, 0, 1, 1]);
+        assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.notAdmitted, counts.queries, counts.entries], [1, 0, 2, 0, 1, 2, 1]);
 
         const height = Number(first.headers.get('x-block-height')) + 1;
-        await ingestEvents(plain.store, ndjsonEvents([newSetBlock(height, 'a1').join('\n')]));
+        await ingestEvents(plain.store, ndjsonBatches([newSetBlock(height, 'a1').join('\n')]));
         await eventually('the new head answered', async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height), 5000);
         const now = await get(srv.url + url);
         assert.equal(now.text, (await get(plain.url + url)).text);
@@ -84,36 +90,51 @@ for (const kind of STORE_KINDS) {
       const srv = await startServer(plain.store, { metrics });
       try {
         const url = `${srv.url}${SETS}?pagination.first=4`;
+        // Asked once before: the answer computed for the burst is kept, and later arrivals hit.
+        assert.equal((await get(url)).status, 200);
         const answers = await Promise.all(Array.from({ length: 20 }, () => get(url)));
         const expected = (await get(plain.url + `${SETS}?pagination.first=4`)).text;
         for (const a of answers) assert.equal(a.text, expected);
         const counts = await cacheCounts(srv.url);
-        assert.equal(counts.miss, 1);
+        assert.equal(counts.miss, 2);
+        assert.equal(counts.notAdmitted, 1);
         assert.equal(counts.hit! + counts.shared!, 19);
-        assert.equal(counts.queries, 1);
+        assert.equal(counts.queries, 2);
       } finally {
         await srv.close();
       }
     });
 
-    test('the memory held stays within the bound, least recently used answers leaving first', async () => {
+    test('the memory held stays within the bound; a full cache keeps the answers asked most per byte', async () => {
       const metrics = new Metrics();
       const bound = 16_384;
       const srv = await startServer(plain.store, { metrics, responseCacheBytes: bound });
       try {
+        // Pages of 1 to 12 sets, each asked twice (kept on the second request), smallest first;
+        // not gzipped, so that each entry's bytes stay what they are when it is kept.
+        const ask = (u: string) => get(u, { headers: { 'accept-encoding': 'identity' } });
         const urls = Array.from({ length: 12 }, (_, i) => `${SETS}?pagination.first=${i + 1}`);
-        for (const u of urls) assert.equal((await get(srv.url + u)).status, 200);
+        for (const u of urls) for (let i = 0; i < 2; i++) assert.equal((await ask(srv.url + u)).status, 200);
         const filled = await cacheCounts(srv.url);
-        assert.equal(filled.miss, 12);
+        assert.deepEqual([filled.miss, filled.notAdmitted, filled.hit], [24, 12, 0]);
         assert.ok(filled.bytes! > 0 && filled.bytes! <= bound, `${filled.bytes} bytes held`);
         assert.ok(filled.entries! >= 1 && filled.entries! < 12, `${filled.entries} entries`);
-        // The newest is still there, the oldest is not.
-        assert.equal((await get(srv.url + urls[11])).text, (await get(plain.url + urls[11])).text);
-        assert.equal((await get(srv.url + urls[0])).text, (await get(plain.url + urls[0])).text);
+        assert.equal(filled.crowded, 12 - filled.entries!, 'the bigger pages, asked as often as the smaller ones kept: not kept');
+        // The smallest is still there, the biggest is not.
+        assert.equal((await ask(srv.url + urls[0])).text, (await get(plain.url + urls[0])).text);
         const after = await cacheCounts(srv.url);
         assert.equal(after.hit! - filled.hit!, 1);
-        assert.equal(after.miss! - filled.miss!, 1);
-        assert.ok(after.bytes! <= bound);
+        // Asked more, the biggest earns its room: smaller answers asked less per byte go.
+        let asked = 0;
+        for (; asked < 50; asked++) {
+          const before = await cacheCounts(srv.url);
+          assert.equal((await ask(srv.url + urls[11])).text, (await get(plain.url + urls[11])).text);
+          if ((await cacheCounts(srv.url)).hit! > before.hit!) break;
+        }
+        assert.ok(asked > 0 && asked < 50, `asked ${asked} times more`);
+        const last = await cacheCounts(srv.url);
+        assert.ok(last.bytes! <= bound, `${last.bytes} bytes held`);
+        assert.ok(last.entries! <= filled.entries!, 'smaller answers went to make room');
       } finally {
         await srv.close();
       }

@@ -1,0 +1,121 @@
+/**
+ * The chain bench/live.ts appends: the demo chain's last blocks, with quiet blocks between them
+ * so that the share of blocks carrying events of our kinds is a real chain's. On a real chain
+ * most blocks carry none (a time update, market data, orders…); the demo's every block carries
+ * some, and appending only those would make every block change some read model.
+ *
+ * A quiet block is what src/demo makes of a block without events of ours: beginBlock, a time
+ * update, events of other kinds (src/demo/other-kinds.ts), endBlock. The demo's blocks keep their
+ * events and are renumbered: heights stay consecutive from the first appended block on, and the
+ * quiet blocks' times lie between their neighbours'. The demo files are not changed.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DEMO_CHAIN_ID } from '../src/demo/chain.js';
+import { NdjsonBlockWriter } from '../src/demo/ndjson.js';
+import { OtherKinds } from '../src/demo/other-kinds.js';
+import { PAYLOAD_TYPES } from '../src/sources/events.js';
+import { ROOT } from './paths.js';
+
+/** Event types of the read models (markers and time updates aside). */
+export const OUR_TYPES: ReadonlySet<string> = new Set(Object.entries(PAYLOAD_TYPES).filter(([k]) => !['beginBlock', 'endBlock', 'timeUpdate'].includes(k)).map(([, t]) => t));
+
+/** The real chain the share is measured on by default. */
+export const REAL_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');
+
+/** Its share, as measured there (295 of 5,002 blocks), for when the fixture is not at hand. */
+export const REAL_SHARE = { blocks: 5002, withOurEvents: 295 };
+
+/** One block of NDJSON lines, as appended. */
+export interface Block {
+  height: number;
+  lines: string[];
+  /** Whether it carries an event of our kinds. */
+  ours: boolean;
+}
+
+/** The height an NDJSON line's id starts with ({"id":"<height>-<seq>",…}), or NaN. */
+export function heightOf(line: string): number {
+  return Number(/^\{"id":"(\d+)-/.exec(line)?.[1]);
+}
+
+/** Whether a line is an event of our kinds. */
+export function isOurs(line: string): boolean {
+  return OUR_TYPES.has(/"type":"([A-Z0-9_]+)"/.exec(line)?.[1] ?? '');
+}
+
+/** A beginBlock line's timestamp (Unix ns), or undefined of another line. */
+export function blockTimeOf(line: string): bigint | undefined {
+  const t = /"beginBlock":\{"height":"\d+","timestamp":"(\d+)"/.exec(line)?.[1];
+  return t === undefined ? undefined : BigInt(t);
+}
+
+/** Blocks, and those carrying events of our kinds, in an NDJSON file of blocks. */
+export async function shareOfBlocksWithOurEvents(file: string): Promise<{ blocks: number; withOurEvents: number }> {
+  const heights = new Set<number>();
+  const ours = new Set<number>();
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    const h = heightOf(line);
+    heights.add(h);
+    if (isOurs(line)) ours.add(h);
+  }
+  return { blocks: heights.size, withOurEvents: ours.size };
+}
+
+/** The real fixture's share, measured when the fixture is there, else as stated above. */
+export async function realShare(): Promise<{ share: number; source: string }> {
+  const counted = existsSync(REAL_FIXTURE) ? await shareOfBlocksWithOurEvents(REAL_FIXTURE) : REAL_SHARE;
+  const where = existsSync(REAL_FIXTURE) ? 'measured in' : 'as measured in';
+  return { share: counted.withOurEvents / counted.blocks, source: `${counted.withOurEvents} of ${counted.blocks} blocks, ${where} the real fixture smoketest_to_block_5000` };
+}
+
+/** The demo block's lines at another height: its events' ids and its markers' heights. */
+function renumbered(block: Block, height: number): Block {
+  const from = String(block.height);
+  const to = String(height);
+  const idPrefix = `{"id":"${from}-`;
+  const lines = block.lines.map((line) => {
+    let out = `{"id":"${to}-${line.slice(idPrefix.length)}`;
+    if (out.includes('"beginBlock":{') || out.includes('"endBlock":{')) out = out.replace(`"height":"${from}"`, `"height":"${to}"`);
+    return out;
+  });
+  return { height, lines, ours: block.ours };
+}
+
+/**
+ * Appended blocks from `first` on: the demo's `active` blocks (in order, renumbered) with quiet
+ * blocks between them, the i-th block (from 0) being a demo block when ⌊(i+1)·share⌋ > ⌊i·share⌋,
+ * so that any stretch of the chain holds its share of them; `count` blocks in all, or fewer when
+ * the demo's blocks run out. `after` is the time of the block before `first`.
+ */
+export function liveChain(active: readonly Block[], opts: { first: number; after: bigint; share: number; count: number; seed: number }): Block[] {
+  if (!(opts.share > 0 && opts.share <= 1)) throw new RangeError(`the share of blocks with our events must be in (0, 1], got ${opts.share}`);
+  const others = new OtherKinds(opts.seed + 1);
+  const writer = new NdjsonBlockWriter(DEMO_CHAIN_ID, 1 << 20, others);
+  const out: Block[] = [];
+  let previous = opts.after;
+  let next = 0;
+  let quiet: number[] = [];
+  for (let i = 0; i < opts.count && next < active.length; i++) {
+    const height = opts.first + i;
+    if (Math.floor((i + 1) * opts.share) === Math.floor(i * opts.share)) {
+      quiet.push(height);
+      continue;
+    }
+    const demo = active[next++]!;
+    const time = blockTimeOf(demo.lines[0]!);
+    if (time === undefined) throw new Error(`block ${demo.height} does not begin with beginBlock`);
+    // The quiet blocks before it, at times spread between the previous block's and its own.
+    quiet.forEach((h, j) => {
+      const t = previous + ((time - previous) * BigInt(j + 1)) / BigInt(quiet.length + 1);
+      writer.beginBlock(h, String(t), others.hex().toUpperCase());
+      writer.endBlock();
+      out.push({ height: h, lines: writer.take().trimEnd().split('\n'), ours: false });
+    });
+    quiet = [];
+    out.push(renumbered(demo, height));
+    previous = time;
+  }
+  return out;
+}

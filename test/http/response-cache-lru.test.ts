@@ -288,17 +288,20 @@ test('doorkeeper: its window is two generations of its capacity; older URLs must
   );
 });
 
-test('doorkeeper: identical requests in flight share the computation of a URL not admitted yet', async () => {
+test("doorkeeper: a URL's first request is not offered to identical ones; its second computes once more, and those after it share that", async () => {
   const { cache, outcomes } = cacheWithLog(1 << 20, 4);
   cache.setHead(at('5'));
   const d = deferred();
   const a = cache.answer('/a', SETS, d.compute);
   const b = cache.answer('/a', SETS, d.compute);
+  const c = cache.answer('/a', SETS, d.compute);
   d.resolve(answerAt('5'));
-  assert.equal(await a, await b);
-  assert.equal(d.calls(), 1);
-  assert.equal(cache.size.entries, 0);
-  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'shared']);
+  const [x, y, z] = await Promise.all([a, b, c]);
+  assert.equal(y, z);
+  assert.equal(x.body.toString(), y.body.toString());
+  assert.equal(d.calls(), 2);
+  assert.equal(cache.size.entries, 1, "the second request's answer is kept");
+  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'miss', 'shared']);
 });
 
 test('doorkeeper, full cache: the least worth (requests per byte) of the least recently used goes, if worth less than the new answer', async () => {

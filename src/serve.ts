@@ -11,7 +11,7 @@ import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer, type ClusterMember, type Startup } from './http/server.js';
 import { BrokerSource } from './ingest/broker.js';
-import { FileFollower } from './ingest/follow.js';
+import { FileFollower, type FollowStatus } from './ingest/follow.js';
 import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { createLogger } from './log.js';
@@ -226,6 +226,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     }),
   );
   const gate = new StartupGate();
+  // The follower is made once this process holds the writer lock; until then it waits for it.
+  let follower: FileFollower | undefined;
+  const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
   const app = await buildServer({
     store,
     operations: OPERATIONS,
@@ -235,7 +238,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     trustProxy,
     startup: gate,
     member: role?.member,
-    ...(broker ? { source: () => broker.status() } : {}),
+    ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
     limits: {
       maxUrlLength: settings.maxUrlLength!,
       maxFilterValues: settings.maxFilterValues!,
@@ -267,7 +270,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       : {
           name: 'serve --follow',
           start: async (writer) => {
-            const follower = new FileFollower(metrics.instrumentStore(writer), following, {
+            follower = new FileFollower(metrics.instrumentStore(writer), following, {
               pollMs: settings.followPollMs!,
               batchEvents: settings.batchEvents,
               onApplied: metrics.onApplied,

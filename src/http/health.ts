@@ -19,7 +19,7 @@ const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELEC
  * is behind; 503 with the contract's "Unavailable error" body while the service is starting
  * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
  * request timeout). A ready answer also reports the source of events when there is one (`source()`,
- * the broker socket: connected, waiting or stopped with its error): a stopped source leaves the
+ * the broker socket or the followed file, with its state and error): a stopped source leaves the
  * service ready, answering from what was applied.
  */
 export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number, starting: () => string | undefined, source?: () => object): void {

@@ -3,12 +3,16 @@ import type { Logger } from 'pino';
 import { StoreUnavailableError, type Store } from '../db/store.js';
 import type { WriterWork } from '../db/writer-lock.js';
 import { BufferFiles, type Segment } from '../sources/broker/buffer-files.js';
+import { LogThrottle } from '../sources/broker/log-throttle.js';
 import { PairListener } from '../sources/broker/pair-listener.js';
 import type { BinaryEvent } from '../sources/binary/decode-event.js';
 import type { DecodedEvent } from '../sources/events.js';
 import { GrowingFile } from '../sources/growing-file.js';
 import { InputError } from '../sources/input-error.js';
 import { Ingester, type IngestOptions } from './ingest.js';
+
+/** Refused connections logged one by one per minute; the rest are counted in one line. */
+const REFUSALS_LOGGED_PER_MINUTE = 10;
 
 /** How long the applier waits before trying an unavailable store again. */
 const STORE_RETRY_MS = 500;
@@ -55,9 +59,14 @@ export class BrokerSource {
   private peer: string | undefined;
   private error: string | undefined;
   private readonly log: Logger;
+  /** A peer can be refused in a loop: the refusals are logged one by one up to a bound per minute. */
+  private readonly refusals: LogThrottle;
 
   constructor(private readonly opts: BrokerOptions) {
     this.log = opts.logger;
+    this.refusals = new LogThrottle(REFUSALS_LOGGED_PER_MINUTE, 60_000, (refused) =>
+      this.log.warn({ refused }, 'broker: more connections refused in the last minute, not logged one by one'),
+    );
     this.address = `${opts.host}:${opts.port}`;
     this.buffer = new BufferFiles(opts.bufferDir);
     this.listener = new PairListener({
@@ -84,7 +93,9 @@ export class BrokerSource {
           },
         };
       },
-      refused: (peer, reason) => this.log.warn({ peer, reason }, 'broker: connection refused'),
+      refused: (peer, reason) => {
+        if (this.refusals.admit()) this.log.warn({ peer, reason }, 'broker: connection refused');
+      },
     });
   }
 
@@ -128,6 +139,7 @@ export class BrokerSource {
   /** Stops listening and drops the core; the buffer files stay for the next start. */
   async close(): Promise<void> {
     if (this.listening) await this.listener.close();
+    this.refusals.flush();
     this.buffer.close();
   }
 

@@ -12,6 +12,19 @@ export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onAp
   logger: Logger;
 }
 
+/** What /readyz says of a followed file. */
+export interface FollowStatus {
+  kind: 'file';
+  path: string;
+  /**
+   * waiting: for the writer lock (another process writes) or for the file to exist; reading: the
+   * file has bytes not applied yet; caught-up: every complete block is applied, new bytes are
+   * polled for; store-unavailable: retried every poll; stopped: see error (a restart reads on).
+   */
+  state: 'waiting' | 'reading' | 'caught-up' | 'store-unavailable' | 'stopped';
+  error?: string;
+}
+
 /**
  * `serve --follow FILE`: ingests a growing NDJSON or event file (the core's `[Broker.File]`) as
  * `tail -f` reads it, through the same Ingester as `ingest`. Only complete lines or records are
@@ -36,6 +49,8 @@ export class FileFollower {
   private unread: { events: Iterator<DecodedEvent>; atEnd: boolean } | undefined;
   private storeDown = false;
   private caughtUp = false;
+  private absent = true;
+  private error: string | undefined;
 
   constructor(
     private readonly store: Store,
@@ -43,6 +58,11 @@ export class FileFollower {
     private readonly opts: FollowOptions,
   ) {
     this.file = new GrowingFile(path);
+  }
+
+  status(): FollowStatus {
+    const state = this.error !== undefined ? 'stopped' : this.storeDown ? 'store-unavailable' : this.absent ? 'waiting' : this.caughtUp ? 'caught-up' : 'reading';
+    return { kind: 'file', path: this.path, state, ...(this.error !== undefined ? { error: this.error } : {}) };
   }
 
   /** Starts following in the background. */
@@ -73,9 +93,11 @@ export class FileFollower {
           if (!this.storeDown) log.warn({ err: err.message, file: this.path }, 'store unavailable: retrying every poll');
           this.storeDown = true;
         } else if (err instanceof InputError) {
+          this.error = `bad input: ${err.message}`;
           log.error({ err: err.message, file: this.path, checkpoint: this.ingester?.height?.toString() ?? null }, 'bad input: stopped following');
           return;
         } else {
+          this.error = `follow failed: ${(err as Error).message}`;
           log.error({ err, file: this.path }, 'follow failed: stopped following');
           return;
         }
@@ -101,6 +123,7 @@ export class FileFollower {
       return true;
     }
     const read = await this.file.read();
+    this.absent = read.kind === 'absent';
     switch (read.kind) {
       case 'absent':
         return false;

@@ -46,11 +46,18 @@ for (const kind of STORE_KINDS) {
       try {
         assert.match(serve.stdout(), new RegExp(`following ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
         assert.deepEqual(await view(serve.url), { height: null, sets: [] });
-        assert.equal((await get(`${serve.url}/readyz`)).status, 200);
+        const source = async () => {
+          const res = await get(`${serve.url}/readyz`);
+          assert.equal(res.status, 200);
+          return (res.body as { source: unknown }).source;
+        };
+        assert.deepEqual(await source(), { kind: 'file', path: file, state: 'waiting' });
 
         writeFileSync(file, block(BASE) + block(BASE + 1));
         await eventually('blocks 100-101', async () => (await view(serve.url)).height === BASE + 1);
         assertWholeBlocks(await view(serve.url));
+        await eventually('caught up in /readyz', async () => ((await source()) as { state: string }).state === 'caught-up');
+        assert.deepEqual(await source(), { kind: 'file', path: file, state: 'caught-up' });
 
         // A block written in pieces, its last line without its newline: not applied until complete.
         const next = block(BASE + 2);
@@ -107,6 +114,7 @@ for (const kind of STORE_KINDS) {
         assert.match(String(bad.err), /line 265\b/);
         assert.equal(bad.level, 50);
         assert.equal((await view(serve.url)).height, BASE + 43);
+        assert.deepEqual(await source(), { kind: 'file', path: file, state: 'stopped', error: `bad input: ${String(bad.err)}` });
         assert.equal(await serve.stop(), 0);
       } finally {
         await serve.stop();

@@ -48,7 +48,16 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     await eventually('block 12 applied after the outage', async () => (await get(sets)).headers.get('x-block-height') === '12');
     const after = await get(sets);
     assert.equal((after.body as any).referralSets.edges.length, 3);
-    assert.deepEqual((await get(`${serve.url}/readyz`)).body, { status: 'ready', store: 'postgres', role: 'primary', blockHeight: '12', blockTime: expectBlockTime(after) });
+    // The follower made again once the writer lock was taken says so in /readyz.
+    await eventually('the follower caught up again', async () => ((await get(`${serve.url}/readyz`)).body as { source?: { state: string } }).source?.state === 'caught-up');
+    assert.deepEqual((await get(`${serve.url}/readyz`)).body, {
+      status: 'ready',
+      store: 'postgres',
+      role: 'primary',
+      blockHeight: '12',
+      blockTime: expectBlockTime(after),
+      source: { kind: 'file', path: file, state: 'caught-up' },
+    });
     assert.equal(serve.child.exitCode, null, 'the same process throughout');
 
     const metrics = (await get(`${serve.url}/metrics`)).text;

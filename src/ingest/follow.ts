@@ -60,6 +60,7 @@ export class FileFollower {
     this.file = new GrowingFile(path);
   }
 
+  /** What /readyz says of this follower (state changes as each read ends). */
   status(): FollowStatus {
     const state = this.error !== undefined ? 'stopped' : this.storeDown ? 'store-unavailable' : this.absent ? 'waiting' : this.caughtUp ? 'caught-up' : 'reading';
     return { kind: 'file', path: this.path, state, ...(this.error !== undefined ? { error: this.error } : {}) };

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { DecodedEvent } from './events.js';
 import { InputError } from './input-error.js';
 import { createDecoder, detectFormat, type EventDecoder } from './input.js';
@@ -49,14 +49,16 @@ export class GrowingFile {
     if (!info) return { kind: 'absent' };
     if ((this.inode !== undefined && info.ino !== this.inode) || info.size < this.offset) return this.restart();
     this.inode = info.ino;
-    if (this.head.length > 0 && !(await this.sameHead())) return this.restart();
-    if (info.size === this.offset) return { kind: 'unchanged' };
-
-    const length = Math.min(CHUNK_BYTES, info.size - this.offset);
-    const buffer = Buffer.alloc(length);
+    if (this.head.length === 0 && info.size === this.offset) return { kind: 'unchanged' };
+    // One open per read: the head is compared and the new bytes read through the same handle.
     const handle = await open(this.path, 'r');
+    let buffer: Buffer;
     let bytesRead: number;
     try {
+      if (this.head.length > 0 && !(await this.sameHead(handle))) return this.restart();
+      if (info.size === this.offset) return { kind: 'unchanged' };
+      const length = Math.min(CHUNK_BYTES, info.size - this.offset);
+      buffer = Buffer.alloc(length);
       ({ bytesRead } = await handle.read(buffer, 0, length, this.offset));
     } finally {
       await handle.close();
@@ -74,15 +76,10 @@ export class GrowingFile {
   }
 
   /** Whether the file still starts with the bytes first read from it. */
-  private async sameHead(): Promise<boolean> {
+  private async sameHead(handle: FileHandle): Promise<boolean> {
     const head = Buffer.alloc(this.head.length);
-    const handle = await open(this.path, 'r');
-    try {
-      const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      return bytesRead === head.length && head.equals(this.head);
-    } finally {
-      await handle.close();
-    }
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(this.head);
   }
 
   /** The file was replaced, truncated or rewritten: the next read starts again from its first byte. */

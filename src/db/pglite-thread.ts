@@ -1,6 +1,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { WireStatements } from './pglite-wire.js';
 
 /**
  * The embedded store's own thread: PGlite (PostgreSQL compiled to WebAssembly) runs here, so its
@@ -65,7 +66,12 @@ async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData
     return;
   }
   const txs = new Map<number, OpenTx>();
-  const listeners = new Map<number, () => Promise<void>>();
+  const listeners = new Map<number, { channel: string; stop: () => Promise<void> }>();
+  const notify = (listener: number, payload: string) => port.postMessage({ notify: listener, payload } satisfies ThreadMessage);
+  // PGlite hands its listeners what its own calls hear; the statements here hear the rest.
+  const wire = new WireStatements(db, (channel, payload) => {
+    for (const [listener, l] of listeners) if (l.channel === channel) notify(listener, payload);
+  });
   let nextTx = 1;
 
   const begin = (): Promise<number> =>
@@ -89,9 +95,9 @@ async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData
   const perform = async (call: ThreadCall): Promise<unknown> => {
     switch (call.op) {
       case 'query': {
-        const on = call.tx === undefined ? db : txs.get(call.tx)?.tx;
-        if (!on) throw new Error(`transaction ${call.tx} is not open`);
-        return (await on.query(call.sql, call.params as unknown[])).rows;
+        const tx = call.tx === undefined ? undefined : txs.get(call.tx)?.tx;
+        if (call.tx !== undefined && !tx) throw new Error(`transaction ${call.tx} is not open`);
+        return wire.query(call.sql, call.params, tx);
       }
       case 'exec':
         await db.exec(call.sql);
@@ -104,10 +110,10 @@ async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData
         return open.end(call.commit);
       }
       case 'listen':
-        listeners.set(call.listener, await db.listen(call.channel, (payload) => port.postMessage({ notify: call.listener, payload } satisfies ThreadMessage)));
+        listeners.set(call.listener, { channel: call.channel, stop: await db.listen(call.channel, (payload) => notify(call.listener, payload)) });
         return undefined;
       case 'unlisten':
-        if (!db.closed) await listeners.get(call.listener)?.();
+        if (!db.closed) await listeners.get(call.listener)?.stop();
         listeners.delete(call.listener);
         return undefined;
       case 'close':

@@ -1,0 +1,198 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { DatabaseError, serialize } from 'pg-protocol';
+
+/**
+ * Statements of the embedded store in one call into PGlite each. PGlite's own query() makes six
+ * calls into its WebAssembly backend per statement (parse, describe, bind, describe, execute,
+ * sync), parses the statement again every time and decodes each reply into objects; a small
+ * page spent more time there than in PostgreSQL's executor. Here a statement is prepared once
+ * (parsed and described in one call), and each run is one call of Bind, Execute and Sync whose
+ * reply is read in place.
+ *
+ * Only statements whose result columns are all of the types below take this path (values are
+ * selected as text, see store.ts); any other statement, and statements past the bounds, run
+ * through PGlite's query() as before, so their values are what PGlite makes of them.
+ */
+
+/** Result types read here: text-like as strings, booleans, and 16/32-bit integers as numbers. */
+const READERS: Record<number, (text: string) => unknown> = {
+  16: (t) => t === 't', // bool
+  18: (t) => t, // "char"
+  19: (t) => t, // name
+  21: Number, // int2
+  23: Number, // int4
+  25: (t) => t, // text
+  705: (t) => t, // unknown (an untyped literal)
+  1042: (t) => t, // bpchar
+  1043: (t) => t, // varchar
+};
+
+/** Bounds on the prepared statements, as for a server connection (postgres-store.ts). */
+const MAX_PREPARED = 200;
+const MAX_PREPARED_LENGTH = 20_000;
+
+interface Column {
+  name: string;
+  read: (text: string) => unknown;
+}
+
+/** A statement's fate: prepared under `name` with its columns, or left to PGlite's query(). */
+type Known = { name: string; columns: Column[] } | { name: null };
+
+/** A parameter as PostgreSQL's text input reads it. */
+export function paramText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
+  return String(value);
+}
+
+function arrayElement(value: unknown): string {
+  const text = paramText(value);
+  return text === null ? 'NULL' : `"${text.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/** What one reply held: rows (as text, null for NULL), the columns described, an error. */
+interface Reply {
+  rows: (string | null)[][];
+  columns: { name: string; type: number }[] | null;
+  error: DatabaseError | null;
+}
+
+const ERROR_FIELDS: Record<string, string> = {
+  S: 'severity', C: 'code', D: 'detail', H: 'hint', P: 'position', p: 'internalPosition', q: 'internalQuery',
+  W: 'where', s: 'schema', t: 'table', c: 'column', d: 'dataType', n: 'constraint', F: 'file', L: 'line', R: 'routine',
+};
+
+/** Reads the backend's reply: DataRow, RowDescription, ErrorResponse and NotificationResponse; the rest is acknowledgement. */
+function readReply(buf: Buffer, onNotify: (channel: string, payload: string) => void): Reply {
+  const reply: Reply = { rows: [], columns: null, error: null };
+  const cstring = (at: number): [string, number] => {
+    const end = buf.indexOf(0, at);
+    return [buf.toString('utf8', at, end), end + 1];
+  };
+  for (let at = 0; at < buf.length; ) {
+    const type = buf[at]!;
+    const end = at + 1 + buf.readInt32BE(at + 1);
+    let p = at + 5;
+    if (type === 0x44 /* D */) {
+      const n = buf.readInt16BE(p);
+      p += 2;
+      const row: (string | null)[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const len = buf.readInt32BE(p);
+        p += 4;
+        row[i] = len < 0 ? null : buf.toString('utf8', p, p + len);
+        if (len > 0) p += len;
+      }
+      reply.rows.push(row);
+    } else if (type === 0x54 /* T */) {
+      const n = buf.readInt16BE(p);
+      p += 2;
+      reply.columns = [];
+      for (let i = 0; i < n; i++) {
+        const [name, next] = cstring(p);
+        reply.columns.push({ name, type: buf.readInt32BE(next + 6) });
+        p = next + 18;
+      }
+    } else if (type === 0x6e /* n: NoData */) {
+      reply.columns = [];
+    } else if (type === 0x45 /* E */ && !reply.error) {
+      const fields: Record<string, string> = {};
+      while (buf[p] !== 0) {
+        const code = String.fromCharCode(buf[p]!);
+        const [value, next] = cstring(p + 1);
+        fields[code] = value;
+        p = next;
+      }
+      const error = new DatabaseError(fields.M ?? 'unknown error', end - at, 'error');
+      for (const [code, key] of Object.entries(ERROR_FIELDS)) if (fields[code] !== undefined) Object.assign(error, { [key]: fields[code] });
+      reply.error = error;
+    } else if (type === 0x41 /* A */) {
+      const [channel, next] = cstring(p + 4);
+      onNotify(channel, cstring(next)[0]);
+    }
+    at = end;
+  }
+  return reply;
+}
+
+export class WireStatements {
+  private readonly known = new Map<string, Known>();
+
+  /** onNotify hears what a statement here notifies (pg_notify outside a transaction). */
+  constructor(
+    private readonly db: PGlite,
+    private readonly onNotify: (channel: string, payload: string) => void,
+  ) {}
+
+  /**
+   * Runs one statement and gives its rows as objects; in `tx` when given (the caller holds
+   * PGlite's transaction), else after any open transaction ends, as PGlite's query() does.
+   */
+  async query(sql: string, params: readonly unknown[], tx?: Transaction): Promise<Record<string, unknown>[]> {
+    const known = this.known.get(sql) ?? (await this.exclusive(() => this.prepare(sql), tx));
+    if (known.name === null) return (await (tx ?? this.db).query<Record<string, unknown>>(sql, params as unknown[])).rows;
+    return this.exclusive(async () => {
+      const reply = await this.call([
+        serialize.bind({ statement: known.name, values: params as unknown[], valueMapper: paramText }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
+      // Autocommit: as PGlite's query() does after a statement outside a transaction.
+      if (!tx) await this.db.syncToFs();
+      if (reply.error) throw Object.assign(reply.error, { query: sql, params });
+      return reply.rows.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < known.columns.length; i++) {
+          const text = values[i];
+          row[known.columns[i]!.name] = text === null || text === undefined ? null : known.columns[i]!.read(text);
+        }
+        return row;
+      });
+    }, tx);
+  }
+
+  /** Holds PGlite's locks as its query() does: within a transaction, the statement's own; else the transaction's too. */
+  private exclusive<T>(fn: () => Promise<T>, tx: Transaction | undefined): Promise<T> {
+    const run = () => this.db._runExclusiveQuery(fn);
+    return tx ? run() : this.db._runExclusiveTransaction(run);
+  }
+
+  /**
+   * Parses and describes a statement once: prepared when its columns can be read here. A
+   * statement that does not parse fails as it would in PGlite's query(), and is not remembered
+   * (its table may come later).
+   */
+  private async prepare(sql: string): Promise<Known> {
+    // Another call may have prepared it while this one waited for the lock.
+    const prepared = this.known.get(sql);
+    if (prepared) return prepared;
+    let known: Known = { name: null };
+    if (sql.length <= MAX_PREPARED_LENGTH && this.known.size < MAX_PREPARED) {
+      const name = `ew${this.known.size}`;
+      const reply = await this.call([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]);
+      if (reply.error) throw Object.assign(reply.error, { query: sql });
+      const columns = (reply.columns ?? []).map(({ name: column, type }) => ({ name: column, read: READERS[type] }));
+      if (columns.every((c): c is Column => c.read !== undefined)) known = { name, columns };
+      else await this.call([serialize.close({ type: 'S', name }), serialize.sync()]);
+    }
+    this.known.set(sql, known);
+    return known;
+  }
+
+  /**
+   * One call into the backend. Its reply is taken as it is written, not through
+   * execProtocolRawSync(): that also parses every reply into PGlite's current query, which only
+   * its own calls empty (a reply's size kept per statement, the whole heap within a minute).
+   */
+  private async call(messages: Buffer[]): Promise<Reply> {
+    const chunks: Buffer[] = [];
+    await this.db.execProtocolRawStream(Buffer.concat(messages), {
+      syncToFs: false,
+      // A view of the backend's memory, valid during the callback only.
+      onRawData: (bytes) => void chunks.push(Buffer.from(bytes)),
+    });
+    return readReply(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), this.onNotify);
+  }
+}

@@ -1,5 +1,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { DatabaseError, serialize } from 'pg-protocol';
+import { DataRowMessage, NotificationResponseMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
 
 /**
  * Statements of the embedded store in one call into PGlite each. PGlite's own query() makes six
@@ -59,61 +61,19 @@ interface Reply {
   error: DatabaseError | null;
 }
 
-const ERROR_FIELDS: Record<string, string> = {
-  S: 'severity', C: 'code', D: 'detail', H: 'hint', P: 'position', p: 'internalPosition', q: 'internalQuery',
-  W: 'where', s: 'schema', t: 'table', c: 'column', d: 'dataType', n: 'constraint', F: 'file', L: 'line', R: 'routine',
-};
-
-/** Reads the backend's reply: DataRow, RowDescription, ErrorResponse and NotificationResponse; the rest is acknowledgement. */
+/**
+ * Reads the backend's reply with node-postgres's own parser: the rows (text, null for NULL), the
+ * columns described, the first error; notices go to onNotify; the rest is acknowledgement.
+ */
 function readReply(buf: Buffer, onNotify: (channel: string, payload: string) => void): Reply {
   const reply: Reply = { rows: [], columns: null, error: null };
-  const cstring = (at: number): [string, number] => {
-    const end = buf.indexOf(0, at);
-    return [buf.toString('utf8', at, end), end + 1];
-  };
-  for (let at = 0; at < buf.length; ) {
-    const type = buf[at]!;
-    const end = at + 1 + buf.readInt32BE(at + 1);
-    let p = at + 5;
-    if (type === 0x44 /* D */) {
-      const n = buf.readInt16BE(p);
-      p += 2;
-      const row: (string | null)[] = new Array(n);
-      for (let i = 0; i < n; i++) {
-        const len = buf.readInt32BE(p);
-        p += 4;
-        row[i] = len < 0 ? null : buf.toString('utf8', p, p + len);
-        if (len > 0) p += len;
-      }
-      reply.rows.push(row);
-    } else if (type === 0x54 /* T */) {
-      const n = buf.readInt16BE(p);
-      p += 2;
-      reply.columns = [];
-      for (let i = 0; i < n; i++) {
-        const [name, next] = cstring(p);
-        reply.columns.push({ name, type: buf.readInt32BE(next + 6) });
-        p = next + 18;
-      }
-    } else if (type === 0x6e /* n: NoData */) {
-      reply.columns = [];
-    } else if (type === 0x45 /* E */ && !reply.error) {
-      const fields: Record<string, string> = {};
-      while (buf[p] !== 0) {
-        const code = String.fromCharCode(buf[p]!);
-        const [value, next] = cstring(p + 1);
-        fields[code] = value;
-        p = next;
-      }
-      const error = new DatabaseError(fields.M ?? 'unknown error', end - at, 'error');
-      for (const [code, key] of Object.entries(ERROR_FIELDS)) if (fields[code] !== undefined) Object.assign(error, { [key]: fields[code] });
-      reply.error = error;
-    } else if (type === 0x41 /* A */) {
-      const [channel, next] = cstring(p + 4);
-      onNotify(channel, cstring(next)[0]);
-    }
-    at = end;
-  }
+  new Parser().parse(buf, (msg) => {
+    if (msg instanceof DataRowMessage) reply.rows.push(msg.fields as (string | null)[]);
+    else if (msg instanceof RowDescriptionMessage) reply.columns = msg.fields.map((f) => ({ name: f.name, type: f.dataTypeID }));
+    else if (msg.name === 'noData') reply.columns = [];
+    else if (msg instanceof DatabaseError) reply.error ??= msg;
+    else if (msg instanceof NotificationResponseMessage) onNotify(msg.channel, msg.payload);
+  });
   return reply;
 }
 

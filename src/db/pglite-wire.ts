@@ -2,6 +2,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { DatabaseError, serialize } from 'pg-protocol';
 import { DataRowMessage, NotificationResponseMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
+import { MAX_PREPARED, MAX_PREPARED_LENGTH } from './store.js';
 
 /**
  * Statements of the embedded store in one call into PGlite each. PGlite's own query() makes six
@@ -28,10 +29,6 @@ const READERS: Record<number, (text: string) => unknown> = {
   1042: (t) => t, // bpchar
   1043: (t) => t, // varchar
 };
-
-/** Bounds on the prepared statements, as for a server connection (postgres-store.ts). */
-const MAX_PREPARED = 200;
-const MAX_PREPARED_LENGTH = 20_000;
 
 interface Column {
   name: string;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
+import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
 function isConnectionError(err: unknown): boolean {
@@ -19,10 +19,6 @@ export function wrap(err: unknown): unknown {
   if ((err as { code?: string })?.code === '57014') return new StoreTimeoutError(err);
   return err;
 }
-
-/** Bounds on the prepared statements of a connection (see PostgresStore.query). */
-const MAX_PREPARED = 200;
-const MAX_PREPARED_LENGTH = 20_000;
 
 /** How long a lost listening connection waits before connecting again. */
 const RELISTEN_MS = 1000;

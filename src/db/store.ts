@@ -8,6 +8,14 @@
  */
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
+/**
+ * Bounds on the statements a connection keeps prepared (both stores prepare the requests'
+ * statements): the operations have a few shapes each; past the count, or for a very long text,
+ * a statement runs unprepared, so what a connection keeps stays bounded.
+ */
+export const MAX_PREPARED = 200;
+export const MAX_PREPARED_LENGTH = 20_000;
+
 export interface Queryable {
   query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
 }

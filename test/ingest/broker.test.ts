@@ -217,6 +217,8 @@ for (const kind of STORE_KINDS) {
         const second = new Core(port);
         await eventually('the second peer refused', () => logged(serve, 'broker: connection refused').length > 0);
         second.kill();
+        // libnanomsg retries a refused connection: no attempt of it is left once it has exited.
+        await second.exited;
         const refusal = logged(serve, 'broker: connection refused')[0]!;
         assert.match(String(refusal.reason), /^a peer is connected already \(127\.0\.0\.1:\d+\): PAIR has one peer at a time$/);
         assert.equal(refusal.level, 40);
@@ -233,8 +235,11 @@ for (const kind of STORE_KINDS) {
           socket.on('error', reject);
         });
         assert.equal(heard.toString('hex'), '0053500000100000');
-        await eventually('the wrong header refused', () => logged(serve, 'broker: connection refused').length > refusedBefore);
-        assert.equal(logged(serve, 'broker: connection refused').at(-1)!.reason, 'protocol 0x0020, not PAIR v0 (0x0010)');
+        // A retry of the second peer accepted just before it exited may be refused (and logged) late.
+        const WRONG_HEADER = 'protocol 0x0020, not PAIR v0 (0x0010)';
+        const refusedAfter = () => logged(serve, 'broker: connection refused').slice(refusedBefore).map((r) => String(r.reason));
+        await eventually('the wrong header refused', () => refusedAfter().includes(WRONG_HEADER));
+        for (const reason of refusedAfter()) if (reason !== WRONG_HEADER) assert.match(reason, /^a peer is connected already \(127\.0\.0\.1:\d+\): PAIR has one peer at a time$/);
 
         // The core connects again and goes on.
         const back = new Core(port);

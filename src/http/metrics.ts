@@ -117,6 +117,26 @@ export class Metrics {
   });
 
   private cacheSize: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });
+  private rowCache: { hits: number; misses: number; bytes: number } = { hits: 0, misses: 0, bytes: 0 };
+
+  readonly rowCachePages = new Counter({
+    name: 'epochview_row_cache_pages_total',
+    help: 'Pages of versioned rows (referral sets, reward summaries) by where their rows\' text came from: hit (all kept by version), miss (some asked of the store, then kept)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      this.rowCachePages.reset();
+      this.rowCachePages.inc({ outcome: 'hit' }, this.rowCache.hits);
+      this.rowCachePages.inc({ outcome: 'miss' }, this.rowCache.misses);
+    },
+  });
+
+  readonly rowCacheBytes: Gauge = new Gauge({
+    name: 'epochview_row_cache_bytes',
+    help: 'Bytes of rendered rows the row cache holds (texts and an estimate of their overhead)',
+    registers: [this.registry],
+    collect: (): void => this.rowCacheBytes.set(this.rowCache.bytes),
+  });
 
   /** The last block applied, for the broker's lag. */
   private heightApplied: bigint | null = null;
@@ -208,6 +228,10 @@ export class Metrics {
   /** The cache whose size the gauges report. */
   watchResponseCache(cache: { size: { bytes: number; entries: number } }): void {
     this.cacheSize = () => cache.size;
+  }
+
+  watchRowCache(cache: { hits: number; misses: number; bytes: number }): void {
+    this.rowCache = cache;
   }
 
   observeRequest(operation: string, status: number, seconds: number): void {

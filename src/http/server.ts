@@ -14,6 +14,7 @@ import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { goJson } from '../contract/json.js';
 import { ResponseCache, type Answer } from './response-cache.js';
+import { RowCache } from '../pagination/row-cache.js';
 import { queryPairs } from '../contract/query.js';
 
 export interface ServerOptions {
@@ -26,6 +27,8 @@ export interface ServerOptions {
   metrics?: Metrics;
   /** Bound of the response cache (see ResponseCache); 0 turns it off. DEFAULT_RESPONSE_CACHE_BYTES when absent. */
   responseCacheBytes?: number;
+  /** Bound of the rendered rows kept by version (see RowCache); 0 turns it off. DEFAULT_ROW_CACHE_BYTES when absent. */
+  rowCacheBytes?: number;
   /** Proxies whose X-Forwarded-For names the client (request.ip, which the rate limit counts by); none when absent. */
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
@@ -57,6 +60,7 @@ export interface Startup {
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 2 ** 20;
+export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
 /** URLs are logged up to this many characters (a rejected long URL stays one readable line). */
 const LOGGED_URL_LENGTH = 2048;
@@ -115,6 +119,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const store = metrics.instrumentStore(opts.store);
   const cache = new ResponseCache(opts.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, metrics.onCacheOutcome);
   metrics.watchResponseCache(cache);
+  const rowCacheBytes = opts.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
+  const rows = rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined;
+  if (rows) metrics.watchRowCache(rows);
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     trustProxy: trustedHops(opts.trustProxy),
@@ -177,7 +184,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const compute = async (url: string, path: Record<string, string>): Promise<Answer> => {
       const query = queryPairs(queryOf(url));
       checkRepeatedValues(query, op.fields, limits);
-      const result = await op.run(store, { path, query });
+      const result = await op.run(store, { path, query }, rows);
       return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(result.body.toString()), 2)) : result.body, head: result.head };
     };
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {

@@ -3,6 +3,7 @@ import type { FieldSpec } from '../contract/query.js';
 import type { AnswerSource } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
 import type { ChainHead } from '../pagination/page-sql.js';
+import type { RowCache } from '../pagination/row-cache.js';
 
 /** What a route hands an operation: path parameters and the decoded query pairs. */
 export interface OperationInput {
@@ -63,5 +64,6 @@ export interface Operation {
   /** The 200 answer described in a few words, e.g. "A page of referral sets". */
   responseDescription: string;
   examples: readonly FixtureExample[];
-  run(store: Store, input: OperationInput): Promise<OperationResult>;
+  /** `rows` keeps rendered rows' text across requests (see RowCache); none when absent. */
+  run(store: Store, input: OperationInput, rows?: RowCache): Promise<OperationResult>;
 }

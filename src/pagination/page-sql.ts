@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/store.js';
 import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
+import type { RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
 
 /** The chain head an answer was read at: its X-Block-Height and X-Block-Timestamp. */
@@ -26,6 +27,8 @@ export interface PageRows {
   key: readonly string[];
   otherSide: string;
   with?: readonly string[];
+  /** Whether the rows have an `rv` column, the version of their node and cursor (migration 012). */
+  versioned?: boolean;
 }
 
 /**
@@ -35,6 +38,11 @@ export interface PageRows {
  */
 export interface PageSql {
   text: string;
+  /**
+   * For versioned rows: the same page's statement answering the rows' versions instead of their
+   * edges (see RowCache); `text` then answers the versions too.
+   */
+  versionsText?: string;
   /** The connection's field name, e.g. referralSets. */
   key: string;
   limit: number;
@@ -63,18 +71,28 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
   const plan = sqlPlan(req);
   const backward = req.direction === 'backward';
   const edge = `'{"node":' || r.node || ',"cursor":"' || r.cursor || '"}'`;
+  const columns = `${edge} AS edge${rows.versioned ? ', r.rv' : ''}`;
   const shown = backward
-    ? `SELECT ${edge} AS edge FROM (${rows.sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
-    : `SELECT ${edge} AS edge FROM (${rows.sql}) AS r`;
+    ? `SELECT ${columns} FROM (${rows.sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
+    : `SELECT ${columns} FROM (${rows.sql}) AS r`;
   // The page size is not in the text (the row limit is a placeholder of rows.sql): the statement
   // stays one of the operation's few shapes, prepared once per connection, whatever the size.
-  const text = `
+  const statement = (aggregates: string) => `
     ${rows.with && rows.with.length > 0 ? `WITH ${rows.with.join(',\n    ')}` : ''}
     SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
            (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
-           p.edges, p.edge_count, ${rows.otherSide} AS other_side
-      FROM (SELECT string_agg(e.edge, ',') AS edges, count(*)::int AS edge_count FROM (${shown}) AS e) AS p`;
-  return { text, key, limit: req.limit, backward };
+           p.*, ${rows.otherSide} AS other_side
+      FROM (SELECT ${aggregates}, count(*)::int AS edge_count FROM (${shown}) AS e) AS p`;
+  const versions = `string_agg(e.rv::text, ',') AS versions`;
+  if (!rows.versioned) return { text: statement(`string_agg(e.edge, ',') AS edges`), key, limit: req.limit, backward };
+  return {
+    text: statement(`string_agg(e.edge, ',') AS edges, ${versions}`),
+    // The edge expression is not evaluated there: PostgreSQL drops the unused column.
+    versionsText: statement(versions),
+    key,
+    limit: req.limit,
+    backward,
+  };
 }
 
 /**
@@ -90,15 +108,25 @@ function cursorBefore(edges: string, end: number): string {
   return edges.slice(at, end - 2);
 }
 
+/** pageInfo's flags from the rows fetched: whether there is more beyond them, and the other side. */
+function pageFlags(page: Omit<PageSql, 'text'>, count: number, otherSide: boolean): { more: boolean; next: boolean; previous: boolean } {
+  const more = count > page.limit;
+  const [next, previous] = page.backward ? [otherSide, more] : [more, otherSide];
+  return { more, next, previous };
+}
+
+const pageHead = (page: Omit<PageSql, 'text'>) => `{"${page.key}":{"edges":[`;
+const pageTail = (next: boolean, previous: boolean, start: string, end: string) =>
+  `],"pageInfo":{"hasNextPage":${next},"hasPreviousPage":${previous},"startCursor":"${start}","endCursor":"${end}"}}}`;
+
 /**
  * A page's body from its joined edges: the row past the limit (last in fetch order, so first in
  * display order backwards) dropped, pageInfo's flags and cursors added around them. Written
  * straight into one Buffer: joining the strings first would copy the whole page once more.
  */
 export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: number, otherSide: boolean): Buffer {
-  const more = count > page.limit;
+  const { more, next, previous } = pageFlags(page, count, otherSide);
   if (more) edges = page.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
-  const [next, previous] = page.backward ? [otherSide, more] : [more, otherSide];
   let start = '';
   let end = '';
   if (edges.length > 0) {
@@ -106,8 +134,8 @@ export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: nu
     start = cursorBefore(edges, firstEnd < 0 ? edges.length : firstEnd);
     end = cursorBefore(edges, edges.length);
   }
-  const head = `{"${page.key}":{"edges":[`;
-  const tail = `],"pageInfo":{"hasNextPage":${next},"hasPreviousPage":${previous},"startCursor":"${start}","endCursor":"${end}"}}}`;
+  const head = pageHead(page);
+  const tail = pageTail(next, previous, start, end);
   const body = Buffer.allocUnsafe(Buffer.byteLength(head) + Buffer.byteLength(edges) + Buffer.byteLength(tail));
   let at = body.write(head);
   at += body.write(edges, at);
@@ -115,16 +143,79 @@ export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: nu
   return body;
 }
 
+/** The cursor of one edge's text. */
+function cursorOf(edge: Buffer): string {
+  return edge.toString('latin1', edge.lastIndexOf(CURSOR_KEY) + CURSOR_KEY.length, edge.length - 2);
+}
+
+/** finishPage over the edges' texts, one per row fetched, in display order. */
+export function finishPageFromEdges(page: Omit<PageSql, 'text'>, edges: readonly Buffer[], otherSide: boolean): Buffer {
+  const { more, next, previous } = pageFlags(page, edges.length, otherSide);
+  const shown = more ? (page.backward ? edges.slice(1) : edges.slice(0, -1)) : edges;
+  const head = Buffer.from(pageHead(page));
+  const tail = Buffer.from(pageTail(next, previous, shown.length > 0 ? cursorOf(shown[0]!) : '', shown.length > 0 ? cursorOf(shown[shown.length - 1]!) : ''));
+  let size = head.length + tail.length + Math.max(0, shown.length - 1);
+  for (const e of shown) size += e.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = head.copy(body, 0);
+  for (let i = 0; i < shown.length; i++) {
+    if (i > 0) body[at++] = COMMA;
+    at += shown[i]!.copy(body, at);
+  }
+  tail.copy(body, at);
+  return body;
+}
+
+const COMMA = 0x2c;
+
+/** The joined edges split into one text per edge. */
+function splitEdges(edges: string): Buffer[] {
+  const texts: Buffer[] = [];
+  let from = 0;
+  for (let at = edges.indexOf(EDGE_SEPARATOR); at >= 0; at = edges.indexOf(EDGE_SEPARATOR, from)) {
+    texts.push(Buffer.from(edges.slice(from, at)));
+    from = at + 1;
+  }
+  if (edges.length > 0) texts.push(Buffer.from(edges.slice(from)));
+  return texts;
+}
+
+type PageRow = {
+  head_height: string | null;
+  head_time: string | null;
+  body?: string;
+  edges?: string | null;
+  versions?: string | null;
+  edge_count?: number;
+  other_side?: boolean;
+};
+
 /**
  * Runs a statement: a page statement (PageSql), or one that writes the whole body itself (a
- * `body` column); either with the chain head.
+ * `body` column); either with the chain head. With a RowCache, a page of versioned rows asks the
+ * store for its rows' versions first and joins the texts kept for them; only when one is missing
+ * does it ask for the edges, and keeps them.
  */
-export async function readPage(db: Queryable, sql: string | PageSql, params: SqlParams): Promise<PageBody> {
-  type Row = { head_height: string | null; head_time: string | null; body?: string; edges?: string | null; edge_count?: number; other_side?: boolean };
-  const [row] = await db.query<Row>(typeof sql === 'string' ? sql : sql.text, params.values);
+export async function readPage(db: Queryable, sql: string | PageSql, params: SqlParams, rows?: RowCache): Promise<PageBody> {
+  const headOf = (row: PageRow): ChainHead | null => (row.head_height === null ? null : { height: row.head_height, time: row.head_time! });
+  if (typeof sql !== 'string' && sql.versionsText !== undefined && rows !== undefined) {
+    const [row] = await db.query<PageRow>(sql.versionsText, params.values);
+    if (!row) throw new Error('a page statement returned no row');
+    const edges = rows.get(row.versions ? row.versions.split(',') : []);
+    if (edges) return { body: finishPageFromEdges(sql, edges, row.other_side!), head: headOf(row) };
+  }
+  const [row] = await db.query<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
   if (!row) throw new Error('a page statement returned no row');
-  const body = typeof sql === 'string' ? Buffer.from(row.body!) : finishPage(sql, row.edges ?? '', row.edge_count!, row.other_side!);
-  return { body, head: row.head_height === null ? null : { height: row.head_height, time: row.head_time! } };
+  if (typeof sql === 'string') return { body: Buffer.from(row.body!), head: headOf(row) };
+  const edges = row.edges ?? '';
+  if (rows !== undefined && row.versions) {
+    const versions = row.versions.split(',');
+    const texts = splitEdges(edges);
+    // A node never holds the separator outside a string (see EDGE_SEPARATOR); if the counts
+    // disagree anyway, nothing is kept rather than a text under another row's version.
+    if (texts.length === versions.length) versions.forEach((v, i) => rows.set(v, texts[i]!));
+  }
+  return { body: finishPage(sql, edges, row.edge_count!, row.other_side!), head: headOf(row) };
 }
 
 /** A keyset over one table (or join): the rows the page's sort key orders, filtered. */
@@ -138,6 +229,8 @@ export interface Keyset {
   /** A page row's node and cursor, as SQL over `from`. */
   node: string;
   cursorText: string;
+  /** The row's version (migration 012), when the table has one. */
+  version?: string;
 }
 
 /**
@@ -155,10 +248,10 @@ export function keysetRows(k: Keyset, plan: SqlPlan, params: SqlParams): PageRow
     const boundary = [...k.where, keyCompare(key, plan.boundary, k.cursor)];
     otherSide = `COALESCE((SELECT true FROM ${k.from} WHERE ${boundary.join(' AND ')} ORDER BY ${key.map((c) => `${c} ${plan.probeOrder}`).join(', ')} LIMIT 1), false)`;
   }
-  const sql = `SELECT ${k.key.map(([expression, name]) => `${expression} AS ${name}`).join(', ')}, ${k.node} AS node, ${k.cursorText} AS cursor
+  const sql = `SELECT ${k.key.map(([expression, name]) => `${expression} AS ${name}`).join(', ')}, ${k.node} AS node, ${k.cursorText} AS cursor${k.version ? `, ${k.version} AS rv` : ''}
                  FROM ${k.from}
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                 ORDER BY ${key.map((c) => `${c} ${plan.fetchOrder}`).join(', ')}
                 LIMIT ${params.bigint(plan.fetchLimit)}`;
-  return { sql, key: k.key.map(([, name]) => name), otherSide };
+  return { sql, key: k.key.map(([, name]) => name), otherSide, versioned: k.version !== undefined };
 }

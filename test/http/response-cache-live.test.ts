@@ -60,7 +60,7 @@ for (const kind of STORE_KINDS) {
       const env = { EPOCHVIEW_FOLLOW_POLL_MS: '50' };
       const cached = await startServe([...stores[0]!.args, '--follow', files[0]!, '--log-level', 'warn'], env);
       serves.push(cached);
-      const plain = await startServe([...stores[1]!.args, '--follow', files[1]!, '--log-level', 'warn', '--response-cache-mb', '0'], env);
+      const plain = await startServe([...stores[1]!.args, '--follow', files[1]!, '--log-level', 'warn', '--response-cache-mb', '0', '--row-cache-mb', '0'], env);
       serves.push(plain);
       let height = lastHeight(demo);
       await eventually('the demo chain ingested', async () => (await blockHeight(cached.url)) === String(height) && (await blockHeight(plain.url)) === String(height), 120_000);

@@ -56,11 +56,11 @@ export const listEpochRewardSummaries: Operation = {
   responseSchema: 'v2ListEpochRewardSummariesResponse',
   responseDescription: 'A page of epoch reward summaries',
   examples: EXAMPLES,
-  async run(store, input) {
+  async run(store, input, rows) {
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q, decodePosition);
     const filter = { assets: checkedIds(q.assetIds, 'asset'), markets: checkedIds(q.marketIds, 'market'), fromEpoch: q.fromEpoch, toEpoch: q.toEpoch };
     const { sql, params } = summariesPage(filter, req);
-    return readPage(store, sql, params);
+    return readPage(store, sql, params, rows);
   },
 };

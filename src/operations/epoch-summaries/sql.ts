@@ -154,11 +154,11 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
   }
 
   // node and cursor are rendered when the row is written (migration 009): EPOCH_REWARD_SUMMARY
-  // and cursorSql over the row.
+  // and cursorSql over the row; rv is their version (migration 012).
   const rows = `
-    SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, s.node, s.cursor
+    SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, s.node, s.cursor, s.rv
       FROM ${from}
      ORDER BY ${order('s')}
      LIMIT ${limit}`;
-  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide }), params };
+  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide, versioned: true }), params };
 }

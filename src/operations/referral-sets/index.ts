@@ -44,7 +44,7 @@ export const listReferralSets: Operation = {
   responseSchema: 'v2ListReferralSetsResponse',
   responseDescription: 'A page of referral sets',
   examples: EXAMPLES,
-  async run(store, input) {
+  async run(store, input, rows) {
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q, decodePosition);
     // Every id given is validated, even one that precedence then ignores.
@@ -54,6 +54,6 @@ export const listReferralSets: Operation = {
     const filter: SetFilter =
       setId !== undefined ? { setId } : referrer !== undefined ? { referrer } : referee !== undefined ? { referee } : null;
     const { sql, params } = referralSetsPage(filter, req);
-    return readPage(store, sql, params);
+    return readPage(store, sql, params, rows);
   },
 };

@@ -30,9 +30,11 @@ export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>):
         ['s.id', 'id'],
       ],
       cursor: req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null,
-      // Rendered when the row is written (migration 009): REFERRAL_SET and cursorSql over the row.
+      // Rendered when the row is written (migration 009): REFERRAL_SET and cursorSql over the row;
+      // rv is their version (migration 012).
       node: 's.node',
       cursorText: 's.cursor',
+      version: 's.rv',
     },
     sqlPlan(req),
     params,

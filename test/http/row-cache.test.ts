@@ -1,0 +1,168 @@
+/**
+ * The row cache (rendered rows kept by version) on a moving chain, through real `serve --follow`
+ * processes on both stores, the response cache off in both: one keeps rows, one does not (the
+ * truth). Every page of referral sets and reward summaries, walked in both directions and both
+ * orders, is the same on both after each block, including blocks that change rows already kept
+ * (a referee joining a set moves its totalMembers, a payout adds to a summary) and insert rows
+ * between kept ones. The counters say that pages were answered from kept rows, and that changed
+ * rows were asked of the store.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { RowCache } from '../../src/pagination/row-cache.js';
+import { runCli } from '../helpers/cli.js';
+import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
+import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'epochview-row-cache-'));
+const demo = join(tmp, 'demo.ndjson');
+after(() => rmSync(tmp, { recursive: true, force: true }));
+before(async () => {
+  const res = await runCli(['demo', '--scale', 'small', '--out', demo]);
+  assert.equal(res.code, 0, res.stderr);
+});
+
+test('the row cache keeps what its bound allows, the texts in use first', () => {
+  const text = (n: number) => Buffer.alloc(100, n);
+  // Entries cost 100 bytes and an overhead of 160: a generation holds at most 3 of them.
+  const cache = new RowCache(1600);
+  for (let v = 1; v <= 4; v++) cache.set(String(v), text(v));
+  assert.deepEqual(cache.get(['1', '2', '3', '4']), [text(1), text(2), text(3), text(4)]);
+  assert.ok(cache.bytes <= 1600);
+  // 1 to 4 are in use; 5 to 10 push out the generation that is not.
+  for (let v = 5; v <= 10; v++) cache.set(String(v), text(v));
+  assert.equal(cache.get(['1']), null);
+  assert.deepEqual(cache.get(['9', '10']), [text(9), text(10)]);
+  assert.ok(cache.bytes <= 1600, String(cache.bytes));
+  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 2, misses: 1 });
+});
+
+async function rowCachePages(url: string): Promise<{ hit: number; miss: number }> {
+  const text = (await get(`${url}/metrics`)).text;
+  const n = (o: string) => sample(text, `epochview_row_cache_pages_total{outcome="${o}"}`) ?? 0;
+  return { hit: n('hit'), miss: n('miss') };
+}
+
+async function blockHeight(url: string): Promise<string | null> {
+  const res = await get(`${url}/readyz`);
+  return res.status === 200 ? (res.body as { blockHeight: string | null }).blockHeight : null;
+}
+
+function lastHeight(file: string): number {
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+  return Number((JSON.parse(lines[lines.length - 1]!) as { endBlock: { height: string } }).endBlock.height);
+}
+
+type Page = { edges: { node: Record<string, string>; cursor: string }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
+
+/** The URLs of every page of a walk of `base` with `size` rows a page, forward and backward, in both orders, as `server` answers them. */
+async function walkUrls(server: string, base: string, key: string, size: number): Promise<string[]> {
+  const urls: string[] = [];
+  const sep = base.includes('?') ? '&' : '?';
+  for (const newestFirst of [true, false]) {
+    for (const [limit, cursor, more, next] of [
+      ['first', 'after', 'hasNextPage', 'endCursor'],
+      ['last', 'before', 'hasPreviousPage', 'startCursor'],
+    ] as const) {
+      let at: string | null = null;
+      for (;;) {
+        const url: string = `${base}${sep}pagination.${limit}=${size}&pagination.newestFirst=${newestFirst}${at ? `&pagination.${cursor}=${encodeURIComponent(at)}` : ''}`;
+        urls.push(url);
+        const page = ((await get(server + url)).body as Record<string, Page>)[key]!;
+        if (!page.pageInfo[more]) break;
+        at = page.pageInfo[next];
+      }
+    }
+  }
+  return urls;
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`row cache on a moving chain, ${kind}`, () => {
+    const stores: TestStore[] = [];
+    const serves: ServeProcess[] = [];
+    after(async () => {
+      for (const s of serves) await s.stop();
+      for (const s of stores) await s.drop();
+    });
+
+    test('after each block every page of kept rows is the store\'s, changed rows included', { timeout: 300_000 }, async () => {
+      const files = [join(tmp, `${kind}-rows.ndjson`), join(tmp, `${kind}-plain.ndjson`)];
+      for (const f of files) copyFileSync(demo, f);
+      for (let i = 0; i < 2; i++) stores.push(await createTestStore(kind));
+      const env = { EPOCHVIEW_FOLLOW_POLL_MS: '50' };
+      const common = ['--log-level', 'warn', '--response-cache-mb', '0', '--rate-limit-max', '0'];
+      const rows = await startServe([...stores[0]!.args, '--follow', files[0]!, ...common], env);
+      serves.push(rows);
+      const plain = await startServe([...stores[1]!.args, '--follow', files[1]!, ...common, '--row-cache-mb', '0'], env);
+      serves.push(plain);
+      let height = lastHeight(demo);
+      await eventually('the demo chain ingested', async () => (await blockHeight(rows.url)) === String(height) && (await blockHeight(plain.url)) === String(height), 120_000);
+
+      const SETS = '/api/v2/referral-sets';
+      const SUMMARIES = '/api/v2/rewards/epoch/summaries';
+      const sets = ((await get(`${plain.url}${SETS}`)).body as { referralSets: Page }).referralSets.edges.map((e) => e.node);
+      const allSummaries = async () => ((await get(`${plain.url}${SUMMARIES}?pagination.first=5000`)).body as { summaries: Page }).summaries.edges.map((e) => e.node);
+      const summaries = await allSummaries();
+      assert.ok(sets.length >= 6 && summaries.length >= 6, `${sets.length} sets, ${summaries.length} summaries`);
+      const middleSet = sets[Math.floor(sets.length / 2)]!;
+      const middleSummary = summaries[Math.floor(summaries.length / 2)]!;
+
+      /** Every page of both operations, as the truth walks them now: the same body and head on both servers. */
+      const compareAll = async (): Promise<string[]> => {
+        const urls = [
+          SETS,
+          ...(await walkUrls(plain.url, SETS, 'referralSets', 4)),
+          SUMMARIES,
+          ...(await walkUrls(plain.url, SUMMARIES, 'summaries', 97)),
+          `${SUMMARIES}?filter.assetIds=${middleSummary.assetId}&pagination.first=3`,
+        ];
+        const bodies: string[] = [];
+        for (const u of urls) {
+          const [r, p] = [await get(rows.url + u), await get(plain.url + u)];
+          assert.equal(p.status, 200, `${u}: ${p.text}`);
+          assert.equal(r.text, p.text, `${u} at ${height}`);
+          assert.equal(r.headers.get('x-block-height'), p.headers.get('x-block-height'), u);
+          bodies.push(p.text);
+        }
+        return bodies;
+      };
+
+      await compareAll();
+      const first = await rowCachePages(rows.url);
+      // Each page asked first needed text from the store; the walks share rows, so others did not.
+      assert.ok(first.miss > 0 && first.hit > 0, JSON.stringify(first));
+      await compareAll();
+      const second = await rowCachePages(rows.url);
+      assert.equal(second.miss, first.miss, 'nothing changed, every row is kept');
+      assert.ok(second.hit > first.hit);
+
+      const t = String(1_900_000_000_000_000_000n);
+      const blocks: { what: string; payloads: Record<string, unknown>[] }[] = [
+        { what: 'a referee joining a set in the middle', payloads: [refereeJoined(middleSet.id!, hex('b1'), '1')] },
+        { what: 'a payout adding to a summary in the middle', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '5', middleSummary.rewardType)] },
+        { what: 'a new set, last', payloads: [setCreated(hex('b2'), hex('b3'), t)] },
+        { what: 'a new reward type in an old epoch: a summary between kept ones', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '9', 'ACCOUNT_TYPE_REWARD_REALISED_RETURN')] },
+      ];
+      let bodies = await compareAll();
+      for (const block of blocks) {
+        height++;
+        const before = await rowCachePages(rows.url);
+        for (const f of files) appendFileSync(f, blockLines(height, block.payloads).join('\n') + '\n');
+        await eventually(`block ${height} applied`, async () => (await blockHeight(rows.url)) === String(height) && (await blockHeight(plain.url)) === String(height));
+        const now = await compareAll();
+        assert.notDeepEqual(now, bodies, `${block.what}: no page changed`);
+        const counted = await rowCachePages(rows.url);
+        assert.ok(counted.miss > before.miss, `${block.what}: the changed rows were asked of the store`);
+        bodies = now;
+      }
+      assert.equal((await allSummaries()).length, summaries.length + 1, 'the last payout made a summary (the demo pays no realised return)');
+      assert.deepEqual(await rowCachePages(plain.url), { hit: 0, miss: 0 }, 'no rows kept with --row-cache-mb 0');
+    });
+  });
+}

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/store.js';
 import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
-import type { RowCache } from './row-cache.js';
+import { parseVersions, type RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
 
 /** The chain head an answer was read at: its X-Block-Height and X-Block-Timestamp. */
@@ -201,7 +201,7 @@ export async function readPage(db: Queryable, sql: string | PageSql, params: Sql
   if (typeof sql !== 'string' && sql.versionsText !== undefined && rows !== undefined) {
     const [row] = await db.query<PageRow>(sql.versionsText, params.values);
     if (!row) throw new Error('a page statement returned no row');
-    const edges = rows.get(row.versions ? row.versions.split(',') : []);
+    const edges = rows.get(parseVersions(row.versions));
     if (edges) return { body: finishPageFromEdges(sql, edges, row.other_side!), head: headOf(row) };
   }
   const [row] = await db.query<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
@@ -209,7 +209,7 @@ export async function readPage(db: Queryable, sql: string | PageSql, params: Sql
   if (typeof sql === 'string') return { body: Buffer.from(row.body!), head: headOf(row) };
   const edges = row.edges ?? '';
   if (rows !== undefined && row.versions) {
-    const versions = row.versions.split(',');
+    const versions = parseVersions(row.versions);
     const texts = splitEdges(edges);
     // A node never holds the separator outside a string (see EDGE_SEPARATOR); if the counts
     // disagree anyway, nothing is kept rather than a text under another row's version.

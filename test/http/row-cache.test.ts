@@ -12,7 +12,7 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { RowCache } from '../../src/pagination/row-cache.js';
+import { parseVersions, RowCache } from '../../src/pagination/row-cache.js';
 import { runCli } from '../helpers/cli.js';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
@@ -27,19 +27,22 @@ before(async () => {
   assert.equal(res.code, 0, res.stderr);
 });
 
-test('the row cache keeps what its bound allows, the texts in use first', () => {
+test('the row cache keeps what its bound allows, the oldest texts going first', () => {
   const text = (n: number) => Buffer.alloc(100, n);
-  // Entries cost 100 bytes and an overhead of 160: a generation holds at most 3 of them.
-  const cache = new RowCache(1600);
-  for (let v = 1; v <= 4; v++) cache.set(String(v), text(v));
-  assert.deepEqual(cache.get(['1', '2', '3', '4']), [text(1), text(2), text(3), text(4)]);
-  assert.ok(cache.bytes <= 1600);
-  // 1 to 4 are in use; 5 to 10 push out the generation that is not.
-  for (let v = 5; v <= 10; v++) cache.set(String(v), text(v));
-  assert.equal(cache.get(['1']), null);
-  assert.deepEqual(cache.get(['9', '10']), [text(9), text(10)]);
-  assert.ok(cache.bytes <= 1600, String(cache.bytes));
-  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 2, misses: 1 });
+  // An entry costs 100 bytes and an overhead of 120: 1,000 bytes hold 4 of them.
+  const cache = new RowCache(1000);
+  for (let v = 1; v <= 4; v++) cache.set(v, text(v));
+  assert.deepEqual(cache.get([4, 1, 2, 3]), [text(4), text(1), text(2), text(3)]);
+  assert.equal(cache.bytes, 880);
+  cache.set(5, text(5));
+  cache.set(6, text(6));
+  assert.equal(cache.get([1]), null);
+  assert.equal(cache.get([2, 3]), null);
+  assert.deepEqual(cache.get([3, 4, 5, 6]), [text(3), text(4), text(5), text(6)]);
+  assert.equal(cache.bytes, 880);
+  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 2, misses: 2 });
+  assert.deepEqual(parseVersions('7,1234567890123,0'), [7, 1234567890123, 0]);
+  assert.deepEqual(parseVersions(null), []);
 });
 
 async function rowCachePages(url: string): Promise<{ hit: number; miss: number }> {

@@ -7,4 +7,10 @@
 ALTER TABLE team_party_games
   DROP CONSTRAINT team_party_games_pkey,
   ADD CONSTRAINT team_party_games_pkey PRIMARY KEY (team_id, party, game_id) INCLUDE (epochs);
-ANALYZE team_party_games;
+
+-- The window's parties (team_parties_by_last_epoch, migration 003) are read from that index
+-- alone too: the largest team's 1,487 lay on 338 table pages, a third of a 50-row page's time.
+-- Its entries are then distinct and no longer deduplicated: 5 MB for mainnet's 68,000 rows.
+DROP INDEX team_parties_by_last_epoch;
+CREATE INDEX team_parties_by_last_epoch ON team_parties (team_id, last_epoch) INCLUDE (party, first_epoch);
+ANALYZE team_party_games, team_parties;

@@ -121,7 +121,7 @@ export class Metrics {
 
   readonly rowCachePages = new Counter({
     name: 'epochview_row_cache_pages_total',
-    help: 'Pages of versioned rows (referral sets, reward summaries) by where their rows\' text came from: hit (all kept by version), miss (some asked of the store, then kept)',
+    help: 'Pages of referral sets, reward summaries and team statistics by where their rows\' text came from: hit (all kept), miss (some asked of the store, then kept)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
     collect: (): void => {

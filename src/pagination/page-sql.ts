@@ -27,8 +27,13 @@ export interface PageRows {
   key: readonly string[];
   otherSide: string;
   with?: readonly string[];
-  /** Whether the rows have an `rv` column, the version of their node and cursor (migration 012). */
-  versioned?: boolean;
+  /**
+   * Rows whose text the process keeps (RowCache): an `rv` column of the rows names a row's node
+   * and cursor for good (a version, migration 012), or within `scope`, an SQL text expression of
+   * what else they show (a window, a read model's version). `rows`: the same rows with the key
+   * and `rv` only, when computing `sql`'s nodes is work the versions statement must not do.
+   */
+  versions?: { scope?: string; rows?: string };
 }
 
 /**
@@ -71,24 +76,24 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
   const plan = sqlPlan(req);
   const backward = req.direction === 'backward';
   const edge = `'{"node":' || r.node || ',"cursor":"' || r.cursor || '"}'`;
-  const columns = `${edge} AS edge${rows.versioned ? ', r.rv' : ''}`;
-  const shown = backward
-    ? `SELECT ${columns} FROM (${rows.sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
-    : `SELECT ${columns} FROM (${rows.sql}) AS r`;
+  const shown = (sql: string, columns: string) =>
+    backward
+      ? `SELECT ${columns} FROM (${sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
+      : `SELECT ${columns} FROM (${sql}) AS r`;
   // The page size is not in the text (the row limit is a placeholder of rows.sql): the statement
   // stays one of the operation's few shapes, prepared once per connection, whatever the size.
-  const statement = (aggregates: string) => `
+  const statement = (aggregates: string, from: string) => `
     ${rows.with && rows.with.length > 0 ? `WITH ${rows.with.join(',\n    ')}` : ''}
     SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
-           (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
+           (SELECT h.block_time::text FROM chain_head AS h) AS head_time,${rows.versions?.scope ? `\n           ${rows.versions.scope} AS scope,` : ''}
            p.*, ${rows.otherSide} AS other_side
-      FROM (SELECT ${aggregates}, count(*)::int AS edge_count FROM (${shown}) AS e) AS p`;
+      FROM (SELECT ${aggregates}, count(*)::int AS edge_count FROM (${from}) AS e) AS p`;
+  const edges = `string_agg(e.edge, ',') AS edges`;
+  if (!rows.versions) return { text: statement(edges, shown(rows.sql, `${edge} AS edge`)), key, limit: req.limit, backward };
   const versions = `string_agg(e.rv::text, ',') AS versions`;
-  if (!rows.versioned) return { text: statement(`string_agg(e.edge, ',') AS edges`), key, limit: req.limit, backward };
   return {
-    text: statement(`string_agg(e.edge, ',') AS edges, ${versions}`),
-    // The edge expression is not evaluated there: PostgreSQL drops the unused column.
-    versionsText: statement(versions),
+    text: statement(`${edges}, ${versions}`, shown(rows.sql, `${edge} AS edge, r.rv`)),
+    versionsText: statement(versions, shown(rows.versions.rows ?? rows.sql, 'r.rv')),
     key,
     limit: req.limit,
     backward,
@@ -186,13 +191,20 @@ type PageRow = {
   body?: string;
   edges?: string | null;
   versions?: string | null;
+  scope?: string | null;
   edge_count?: number;
   other_side?: boolean;
 };
 
+/** The RowCache keys of a page's rows: their versions, or their keys within the statement's scope. */
+function rowKeys(row: PageRow): (number | string)[] {
+  if (row.scope === undefined || row.scope === null) return parseVersions(row.versions);
+  return row.versions ? row.versions.split(',').map((v) => `${row.scope}/${v}`) : [];
+}
+
 /**
  * Runs a statement: a page statement (PageSql), or one that writes the whole body itself (a
- * `body` column); either with the chain head. With a RowCache, a page of versioned rows asks the
+ * `body` column); either with the chain head. With a RowCache, a page of kept rows asks the
  * store for its rows' versions first and joins the texts kept for them; only when one is missing
  * does it ask for the edges, and keeps them.
  */
@@ -201,7 +213,7 @@ export async function readPage(db: Queryable, sql: string | PageSql, params: Sql
   if (typeof sql !== 'string' && sql.versionsText !== undefined && rows !== undefined) {
     const [row] = await db.query<PageRow>(sql.versionsText, params.values);
     if (!row) throw new Error('a page statement returned no row');
-    const edges = rows.get(parseVersions(row.versions));
+    const edges = rows.get(rowKeys(row));
     if (edges) return { body: finishPageFromEdges(sql, edges, row.other_side!), head: headOf(row) };
   }
   const [row] = await db.query<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
@@ -209,11 +221,11 @@ export async function readPage(db: Queryable, sql: string | PageSql, params: Sql
   if (typeof sql === 'string') return { body: Buffer.from(row.body!), head: headOf(row) };
   const edges = row.edges ?? '';
   if (rows !== undefined && row.versions) {
-    const versions = parseVersions(row.versions);
+    const keys = rowKeys(row);
     const texts = splitEdges(edges);
     // A node never holds the separator outside a string (see EDGE_SEPARATOR); if the counts
-    // disagree anyway, nothing is kept rather than a text under another row's version.
-    if (texts.length === versions.length) versions.forEach((v, i) => rows.set(v, texts[i]!));
+    // disagree anyway, nothing is kept rather than a text under another row's key.
+    if (texts.length === keys.length) keys.forEach((k, i) => rows.set(k, texts[i]!));
   }
   return { body: finishPage(sql, edges, row.edge_count!, row.other_side!), head: headOf(row) };
 }
@@ -253,5 +265,5 @@ export function keysetRows(k: Keyset, plan: SqlPlan, params: SqlParams): PageRow
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                 ORDER BY ${key.map((c) => `${c} ${plan.fetchOrder}`).join(', ')}
                 LIMIT ${params.bigint(plan.fetchLimit)}`;
-  return { sql, key: k.key.map(([, name]) => name), otherSide, versioned: k.version !== undefined };
+  return { sql, key: k.key.map(([, name]) => name), otherSide, ...(k.version !== undefined ? { versions: {} } : {}) };
 }

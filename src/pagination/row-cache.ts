@@ -1,7 +1,8 @@
 /**
  * The rendered text of page rows (an edge: `{"node":…,"cursor":"…"}`), kept by the row's version
  * (migration 012: a number drawn whenever the row's text changes, so a version names one text
- * for good). A page statement then returns its rows' versions, in order, and the process joins
+ * for good), or by a key that names it within a scope the statement gives (a team member's
+ * statistics: the party, the window and the version of the team statistics). A page statement then returns its rows' versions, in order, and the process joins
  * the texts it keeps: a 1,000-row page moves a few KB from the store instead of 0.44 MB. The
  * store still decides which rows make the page, at which head; only text already seen is reused,
  * so no answer can be staler than the store's.
@@ -12,7 +13,7 @@
  * again, so it is those that age out.
  */
 export class RowCache {
-  private readonly texts = new Map<number, Buffer>();
+  private readonly texts = new Map<number | string, Buffer>();
   private size = 0;
   /** Pages answered from kept text, and pages that needed text from the store. */
   hits = 0;
@@ -22,7 +23,7 @@ export class RowCache {
   constructor(private readonly maxBytes: number) {}
 
   /** The texts of these versions, in order; null when one of them is not kept. */
-  get(versions: readonly number[]): Buffer[] | null {
+  get(versions: readonly (number | string)[]): Buffer[] | null {
     const texts: Buffer[] = new Array<Buffer>(versions.length);
     for (let i = 0; i < versions.length; i++) {
       const text = this.texts.get(versions[i]!);
@@ -37,7 +38,7 @@ export class RowCache {
   }
 
   /** Keeps the text of a version. */
-  set(version: number, text: Buffer): void {
+  set(version: number | string, text: Buffer): void {
     if (this.texts.has(version)) return;
     this.texts.set(version, text);
     this.size += text.length + ENTRY_OVERHEAD;

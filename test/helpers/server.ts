@@ -4,10 +4,10 @@ import { OPERATIONS } from '../../src/operations/index.js';
 import type { Store } from '../../src/db/store.js';
 import { buildServer, type ServerOptions } from '../../src/http/server.js';
 
-/** A real HTTP server on a free loopback port, over the given store (limits, metrics, cache size and trusted proxies optional). */
+/** A real HTTP server on a free loopback port, over the given store (limits, metrics, cache sizes and trusted proxies optional). */
 export async function startServer(
   store: Store,
-  opts: Pick<ServerOptions, 'limits' | 'metrics' | 'responseCacheBytes' | 'trustProxy'> = {},
+  opts: Pick<ServerOptions, 'limits' | 'metrics' | 'responseCacheBytes' | 'rowCacheBytes' | 'trustProxy'> = {},
 ): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
   const app = await buildServer({ store, operations: OPERATIONS, logger: pino({ level: 'silent' }), ...opts });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

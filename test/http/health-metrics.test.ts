@@ -79,10 +79,12 @@ for (const kind of STORE_KINDS) {
         assert.equal(sample(text, 'epochview_http_request_duration_seconds_count{operation="ListReferralSets",status="200"}'), 3);
         assert.equal(sample(text, 'epochview_http_request_duration_seconds_bucket{le="+Inf",operation="ListReferralSets",status="200"}'), 3);
         assert.ok(sample(text, 'epochview_http_request_duration_seconds_sum{operation="ListReferralSets",status="200"}')! > 0);
-        // The page asked three times is computed twice (kept on its second request, then a hit),
-        // the page asked once once, and one statement for /readyz; the 400 never reached the store
-        // (a miss, not admitted: the cache saw its URL once).
-        assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 4);
+        // The page asked three times is computed twice (kept on its second request, then a hit):
+        // its rows' versions both times, and their text once, when the row cache did not have it
+        // yet; the summaries (none: no text to ask for) once, and one statement for /readyz. The
+        // 400 never reached the store (a miss, not admitted: the cache saw its URL once).
+        assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 5);
+        assert.deepEqual([sample(text, 'epochview_row_cache_pages_total{outcome="hit"}'), sample(text, 'epochview_row_cache_pages_total{outcome="miss"}')], [2, 1]);
         assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="miss"}'), 4);
         assert.equal(sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}'), 3);
         assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="hit"}'), 1);

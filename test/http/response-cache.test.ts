@@ -54,11 +54,11 @@ async function cacheCounts(url: string): Promise<Record<string, number>> {
 for (const kind of STORE_KINDS) {
   describe(`response cache on ${kind}`, () => {
     // The truth to compare with: a server without cache on the same store.
-    const plain = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: { responseCacheBytes: 0 } });
+    const plain = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: { responseCacheBytes: 0, rowCacheBytes: 0 } });
 
     test('an answer is kept on its second request and a hit from the third until a block is applied, then the new head is answered', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(plain.store, { metrics });
+      const srv = await startServer(plain.store, { metrics, rowCacheBytes: 0 });
       try {
         const url = `${SETS}?pagination.first=2`;
         const first = await get(srv.url + url);
@@ -87,7 +87,7 @@ for (const kind of STORE_KINDS) {
 
     test('identical requests in flight share one store query', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(plain.store, { metrics });
+      const srv = await startServer(plain.store, { metrics, rowCacheBytes: 0 });
       try {
         const url = `${srv.url}${SETS}?pagination.first=4`;
         // Asked once before: the answer computed for the burst is kept, and later arrivals hit.
@@ -108,7 +108,7 @@ for (const kind of STORE_KINDS) {
     test('the memory held stays within the bound; a full cache keeps the answers asked most per byte', async () => {
       const metrics = new Metrics();
       const bound = 16_384;
-      const srv = await startServer(plain.store, { metrics, responseCacheBytes: bound });
+      const srv = await startServer(plain.store, { metrics, responseCacheBytes: bound, rowCacheBytes: 0 });
       try {
         // Pages of 1 to 12 sets, each asked twice (kept on the second request), smallest first;
         // not gzipped, so that each entry's bytes stay what they are when it is kept.
@@ -142,7 +142,7 @@ for (const kind of STORE_KINDS) {
 
     test('gzip: a cached answer is gzipped once, with the encoding @fastify/compress would choose', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(plain.store, { metrics });
+      const srv = await startServer(plain.store, { metrics, rowCacheBytes: 0 });
       try {
         const url = SETS; // 13 sets: over the 1,024 bytes from which answers are compressed.
         const identity = await rawGet(plain.url + url, {});
@@ -186,7 +186,7 @@ for (const kind of STORE_KINDS) {
 
     test('errors are not cached: a bad request is judged again each time', async () => {
       const metrics = new Metrics();
-      const srv = await startServer(plain.store, { metrics });
+      const srv = await startServer(plain.store, { metrics, rowCacheBytes: 0 });
       try {
         for (let i = 0; i < 2; i++) {
           const res = await get(`${srv.url}${SETS}?pagination.first=x`);

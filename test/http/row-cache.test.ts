@@ -1,11 +1,12 @@
 /**
  * The row cache (rendered rows kept by version) on a moving chain, through real `serve --follow`
  * processes on both stores, the response cache off in both: one keeps rows, one does not (the
- * truth). Every page of referral sets and reward summaries, walked in both directions and both
- * orders, is the same on both after each block, including blocks that change rows already kept
- * (a referee joining a set moves its totalMembers, a payout adds to a summary) and insert rows
- * between kept ones. The counters say that pages were answered from kept rows, and that changed
- * rows were asked of the store.
+ * truth). Every page of referral sets, reward summaries and a team's statistics (two windows),
+ * walked in both directions and both orders, is the same on both after each block, including
+ * blocks that change rows already kept (a referee joining a set moves its totalMembers, a payout
+ * adds to a summary, team statistics replace a member's volume in the window) and insert rows
+ * between kept ones, and an epoch's end that moves the window. The counters say that pages were
+ * answered from kept rows, and that changed rows were asked of the store.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseVersions, RowCache } from '../../src/pagination/row-cache.js';
 import { runCli } from '../helpers/cli.js';
-import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
+import { blockLines, epochEvent, hex, payout, refereeJoined, setCreated, teamsStats } from '../helpers/events.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
@@ -113,6 +114,12 @@ for (const kind of STORE_KINDS) {
       const allSummaries = async () => ((await get(`${plain.url}${SUMMARIES}?pagination.first=5000`)).body as { summaries: Page }).summaries.edges.map((e) => e.node);
       const summaries = await allSummaries();
       assert.ok(sets.length >= 6 && summaries.length >= 6, `${sets.length} sets, ${summaries.length} summaries`);
+      const overview = (await get(`${plain.url}/explorer/api/overview`)).body as { lastEndedEpoch: string; examples: { teamId: string; teamEpochs: number } };
+      const { teamId: team, teamEpochs } = overview.examples;
+      const ended = Number(overview.lastEndedEpoch);
+      const STATS = `/api/v2/teams/${team}/stats`;
+      const members = ((await get(`${plain.url}${STATS}?aggregationEpochs=1`)).body as { statistics: Page }).statistics.edges.map((e) => e.node.partyId!);
+      assert.ok(team && teamEpochs > 1 && members.length >= 4, JSON.stringify({ overview, members: members.length }));
       const middleSet = sets[Math.floor(sets.length / 2)]!;
       const middleSummary = summaries[Math.floor(summaries.length / 2)]!;
 
@@ -124,6 +131,9 @@ for (const kind of STORE_KINDS) {
           SUMMARIES,
           ...(await walkUrls(plain.url, SUMMARIES, 'summaries', 97)),
           `${SUMMARIES}?filter.assetIds=${middleSummary.assetId}&pagination.first=3`,
+          ...(await walkUrls(plain.url, `${STATS}?aggregationEpochs=1`, 'statistics', 3)),
+          ...(await walkUrls(plain.url, `${STATS}?aggregationEpochs=${teamEpochs}`, 'statistics', 3)),
+          `${STATS}?aggregationEpochs=${teamEpochs}&partyId=${members[1]}`,
         ];
         const bodies: string[] = [];
         for (const u of urls) {
@@ -151,6 +161,11 @@ for (const kind of STORE_KINDS) {
         { what: 'a payout adding to a summary in the middle', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '5', middleSummary.rewardType)] },
         { what: 'a new set, last', payloads: [setCreated(hex('b2'), hex('b3'), t)] },
         { what: 'a new reward type in an old epoch: a summary between kept ones', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '9', 'ACCOUNT_TYPE_REWARD_REALISED_RETURN')] },
+        { what: 'team statistics replacing a member\'s volume in the window', payloads: [teamsStats(String(ended), team, { [members[1]!]: '4242' })] },
+        {
+          what: 'team statistics of the next epoch, and its end: the window moves',
+          payloads: [teamsStats(String(ended + 1), team, { [members[2]!]: '77' }), epochEvent(String(ended + 1), 'EPOCH_ACTION_END'), epochEvent(String(ended + 2), 'EPOCH_ACTION_START')],
+        },
       ];
       let bodies = await compareAll();
       for (const block of blocks) {

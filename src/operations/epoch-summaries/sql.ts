@@ -160,5 +160,5 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
       FROM ${from}
      ORDER BY ${order('s')}
      LIMIT ${limit}`;
-  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide, versioned: true }), params };
+  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide, versions: {} }), params };
 }

@@ -52,7 +52,7 @@ export const listTeamMembersStatistics: Operation = {
   responseSchema: 'v2ListTeamMembersStatisticsResponse',
   responseDescription: 'A page of members\' statistics',
   examples: EXAMPLES,
-  async run(store, input) {
+  async run(store, input, rows) {
     // Faults in the contract's order: query parsing, pagination, ids.
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q, decodePosition);
@@ -60,6 +60,6 @@ export const listTeamMembersStatistics: Operation = {
     const partyId = q.partyId === undefined ? undefined : checkedId(q.partyId);
     const n = q.aggregationEpochs || DEFAULT_AGGREGATION_EPOCHS;
     const { sql, params } = teamStatsPage(teamId, n, partyId, req);
-    return readPage(store, sql, params);
+    return readPage(store, sql, params, rows);
   },
 };

@@ -50,11 +50,13 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
   const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
   const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
 
+  // The page's parties, and the key the process keeps a party's statistics by (see scope).
+  const parties = `SELECT w.party, encode(w.party, 'hex') AS rv FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
+                    ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}`;
   const rows = `
-    SELECT x.party, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
-      FROM (SELECT c.party, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
-              FROM (SELECT w.party FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
-                     ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}) AS c
+    SELECT x.party, x.rv, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
+      FROM (SELECT c.party, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+              FROM (${parties}) AS c
              CROSS JOIN LATERAL (
                -- One index-only scan per party (the primary key carries the columns read), in
                -- epoch order, which the entry lists keep: no aggregate sorts.
@@ -77,5 +79,13 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
              ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
   const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
-  return { sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w] }), params };
+  // A member's statistics are those of its rows in the window, and the store changes them only
+  // with the team statistics' read model: within one version of that model and one window, the
+  // party names them (RowCache). Ingestion writes the model's version in the block's transaction.
+  const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-stats')`;
+  const scope = `${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '') || '/' || encode(${team}, 'hex')`;
+  return {
+    sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w], versions: { scope, rows: parties } }),
+    params,
+  };
 }

@@ -37,6 +37,9 @@ function skippedBody(type: number): SkippedBody {
 /** Every event repeats its chain's id. */
 const chainIds = new RepeatedString();
 
+/** The envelope's reader, reused (decodeBusEvent runs to its end before it is called again). */
+const envelope = new WireReader(new Uint8Array(0), 0, 0);
+
 /**
  * Decodes one binary `vega.events.v1.BusEvent` (`buf[start, end)`) into the same event the
  * NDJSON path gives for its JSON form. The envelope is read field by field; the payload is
@@ -52,7 +55,7 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
   let payloadField = 0;
   let payloadStart = 0;
   let payloadEnd = 0;
-  const r = new WireReader(buf, start, end);
+  const r = envelope.reset(buf, start, end);
   try {
     while (!r.done) {
       const tag = r.tag();

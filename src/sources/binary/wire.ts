@@ -17,10 +17,18 @@ export class WireError extends Error {
 /** A cursor over one message's bytes (`end` is exclusive). */
 export class WireReader {
   constructor(
-    readonly buf: Uint8Array,
+    public buf: Uint8Array,
     public pos: number,
-    readonly end: number,
+    public end: number,
   ) {}
+
+  /** Points this reader at other bytes: one reader read each event's envelope, with no object per event. */
+  reset(buf: Uint8Array, pos: number, end: number): this {
+    this.buf = buf;
+    this.pos = pos;
+    this.end = end;
+    return this;
+  }
 
   get done(): boolean {
     return this.pos >= this.end;

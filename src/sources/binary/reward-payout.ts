@@ -112,13 +112,14 @@ export function decodeRewardPayout(buf: Uint8Array, start: number, end: number):
   };
 }
 
+/** 1 for the bytes of lowercase hex digits. */
+const LOWER_HEX = new Uint8Array(256);
+for (const c of '0123456789abcdef') LOWER_HEX[c.charCodeAt(0)] = 1;
+
 /** Even-length lowercase hex: what parseId returns as it is. */
 function isLowerHexId(buf: Uint8Array, start: number, end: number): boolean {
   if ((end - start) % 2 !== 0) return false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i]!;
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
+  for (let i = start; i < end; i++) if (LOWER_HEX[buf[i]!] === 0) return false;
   return true;
 }
 

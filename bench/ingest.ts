@@ -30,15 +30,21 @@ export interface IngestResult {
   allEventsPerSec?: number;
   peakRssMiB: number;
   fileMiB: number;
+  /** CPU seconds of the ingest process, user and system (absent in older results). */
+  cpuSeconds?: number;
 }
 
-/** Ingests a file with the CLI, as a user would, and reads its summary and peak RSS. */
-export async function ingestFile(file: string, storeArgs: string[]): Promise<IngestResult> {
-  const res = await runNode(['--import', join(ROOT, 'bench', 'rss-probe.mjs'), CLI, 'ingest', file, ...storeArgs]);
+/**
+ * Ingests a file with the CLI, as a user would, and reads its summary, peak RSS and CPU time.
+ * `cli` is another build's (bench/run.ts --baseline) when given.
+ */
+export async function ingestFile(file: string, storeArgs: string[], cli = CLI): Promise<IngestResult> {
+  const res = await runNode(['--import', join(ROOT, 'bench', 'rss-probe.mjs'), cli, 'ingest', file, ...storeArgs]);
   if (res.code !== 0) throw new Error(`ingest failed (exit ${res.code}): ${res.stderr.slice(-2000)}`);
   const summary = /ingested (\d+) blocks .*?, (\d+) events in ([\d.]+) s/.exec(res.stderr);
   const skipped = /^skipped: (\d+)$/m.exec(res.stderr);
   const rss = /bench-peak-rss-kib (\d+)/.exec(res.stderr);
+  const cpu = /bench-cpu-us (\d+)/.exec(res.stderr);
   if (!summary || !skipped || !rss) throw new Error(`unexpected ingest output: ${res.stderr.slice(-2000)}`);
   const events = Number(summary[2]);
   const seconds = Number(summary[3]);
@@ -52,6 +58,7 @@ export async function ingestFile(file: string, storeArgs: string[]): Promise<Ing
     allEventsPerSec: allEvents / seconds,
     peakRssMiB: Number(rss[1]) / 1024,
     fileMiB: statSync(file).size / 2 ** 20,
+    ...(cpu ? { cpuSeconds: Number(cpu[1]) / 1e6 } : {}),
   };
 }
 

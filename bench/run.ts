@@ -60,7 +60,10 @@ const HELP = `usage: npm run bench -- [options]
   --ingest-formats          only measure ingest: each scale's demo chain as NDJSON and as an event
                             file, each into a fresh store; events/s of the events applied and of
                             all events (skipped kinds and block markers too); written to
-                            <date>-<store>-ingest-formats.md`;
+                            <date>-<store>-ingest-formats.md
+  --baseline dir            with --ingest-formats: also ingest with another build (a built
+                            checkout, e.g. a git worktree of an earlier commit after npm ci, or
+                            its dist/cli.js), interleaved with this one, and give the ratios`;
 
 const { values, fail } = benchArgs(HELP, {
   store: { type: 'string', default: 'postgres' },
@@ -84,6 +87,7 @@ const { values, fail } = benchArgs(HELP, {
   reuse: { type: 'boolean', default: false },
   render: { type: 'string' },
   'ingest-formats': { type: 'boolean', default: false },
+  baseline: { type: 'string' },
 });
 if (values.render) {
   process.stdout.write(`${renderMarkdown(JSON.parse(readFileSync(values.render, 'utf8')) as RunResult)}\n`);
@@ -281,35 +285,71 @@ async function measureAll(sampled: SampledScale[], services: RunningServer[], ca
   }
 }
 
-/** --ingest-formats: the same chain as NDJSON and as an event file, ingested into fresh stores. */
-async function ingestFormats(machine: string, versions: string): Promise<void> {
+/** A build whose CLI ingests: this checkout's, or --baseline's. */
+interface Build {
+  name: string;
+  cli: string;
+}
+
+/** --baseline: a checkout (or its dist/cli.js) of another build, named by its commit when it has one. */
+function baselineBuild(path: string): Build {
+  const cli = path.endsWith('.js') ? resolve(path) : join(resolve(path), 'dist', 'cli.js');
+  if (!existsSync(cli)) fail(`--baseline: ${cli} is missing (build that checkout first)`);
+  let name = 'baseline';
+  try {
+    name = `baseline ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: join(cli, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()}`;
+  } catch {
+    // Not a git checkout: "baseline" it is.
+  }
+  return { name, cli };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * --ingest-formats: the same chain as NDJSON and as an event file, ingested into fresh stores.
+ * With --baseline, each format is ingested by both builds in the order baseline, this, this,
+ * baseline, so that a machine whose load drifts weighs on both alike; the ratios are of means.
+ */
+async function ingestFormats(machine: string, versions: string, commit: string): Promise<void> {
+  const current: Build = { name: `this build (${commit})`, cli: CLI };
+  const baseline = values.baseline === undefined ? undefined : baselineBuild(values.baseline);
+  const order = baseline ? [baseline, current, current, baseline] : [current];
   const rows: string[] = [];
-  const load = () => `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
-  const loads: string[] = [load()];
+  const summary: string[] = [];
+  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
   for (const scale of scales) {
-    const results: Record<string, IngestResult> = {};
+    const rates = new Map<string, number[]>();
     for (const format of ['ndjson', 'evts'] as const) {
       const file = await demoFile(cacheDir, scale, seed, log, format);
-      const s = benchStore(store, `binary_${scale}_${format}_${process.pid}`, { databaseUrl, cacheDir });
-      await s.reset();
-      try {
-        log(`${scale}: ingesting ${file} into ${store}… (${load()})`);
-        const r = await ingestFile(file, s.args);
-        results[format] = r;
-        log(`${scale} ${format}: ${r.allEvents} events (${r.events} applied) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s`);
-      } finally {
-        await s.drop();
+      for (const build of order) {
+        const s = benchStore(store, `binary_${scale}_${format}_${process.pid}`, { databaseUrl, cacheDir });
+        await s.reset();
+        try {
+          const loadBefore = load();
+          log(`${scale}: ${build.name} ingesting ${file} into ${store}… (load average ${loadBefore})`);
+          const r = await ingestFile(file, s.args, build.cli);
+          log(`${scale} ${format} ${build.name}: ${r.allEvents} events (${r.events} applied) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s`);
+          const key = `${format} ${build.name}`;
+          rates.set(key, [...(rates.get(key) ?? []), r.allEventsPerSec!]);
+          const notApplied = ((r.allEvents! - r.events) / r.allEvents!) * 100;
+          rows.push(
+            `| ${scale} | ${format === 'ndjson' ? 'NDJSON' : 'event file'} | ${build.name} | ${r.fileMiB.toFixed(0)} | ${int(r.allEvents!)} | ${notApplied.toFixed(0)} % | ` +
+              `${r.seconds.toFixed(1)} | ${int(r.allEventsPerSec!)} | ${int(r.eventsPerSec)} | ${r.cpuSeconds?.toFixed(1) ?? ''} | ${Math.round(r.peakRssMiB)} | ${loadBefore} |`,
+          );
+        } finally {
+          await s.drop();
+        }
       }
-      loads.push(load());
     }
-    const [j, b] = [results.ndjson!, results.evts!];
-    const notApplied = (r: IngestResult) => ((r.allEvents! - r.events) / r.allEvents!) * 100;
-    for (const [format, r] of [['NDJSON', j], ['event file', b]] as const) {
-      rows.push(
-        `| ${scale} | ${format} | ${r.fileMiB.toFixed(0)} | ${int(r.allEvents!)} | ${notApplied(r).toFixed(0)} % | ${r.seconds.toFixed(1)} | ${int(r.allEventsPerSec!)} | ${int(r.eventsPerSec)} | ${Math.round(r.peakRssMiB)} |`,
-      );
+    const rate = (format: string, build: Build) => mean(rates.get(`${format} ${build.name}`)!);
+    summary.push(`| ${scale} | event file ÷ NDJSON, ${current.name} | **${(rate('evts', current) / rate('ndjson', current)).toFixed(2)}×** |`);
+    if (baseline) {
+      summary.push(`| ${scale} | event file ÷ NDJSON, ${baseline.name} | ${(rate('evts', baseline) / rate('ndjson', baseline)).toFixed(2)}× |`);
+      for (const [format, label] of [['ndjson', 'NDJSON'], ['evts', 'event file']] as const) {
+        summary.push(`| ${scale} | ${label}: ${current.name} ÷ ${baseline.name} | **${(rate(format, current) / rate(format, baseline)).toFixed(2)}×** (${int(rate(format, current))} ÷ ${int(rate(format, baseline))} events/s) |`);
+      }
     }
-    rows.push(`| ${scale} | event file ÷ NDJSON | | | | | **${(b.allEventsPerSec! / j.allEventsPerSec!).toFixed(2)}×** | | |`);
   }
   const date = new Date().toISOString().slice(0, 10);
   const md = [
@@ -318,13 +358,17 @@ async function ingestFormats(machine: string, versions: string): Promise<void> {
     `${machine}; ${versions}; demo seed ${seed}. The two formats of a scale hold the same chain`,
     `(\`epochview demo --format ndjson|evts\`), ingested one after the other into fresh stores; events/s`,
     'from the summary of `epochview ingest` (its time excludes startup). "Not applied" events are the',
-    'kinds epochview skips and the block markers.',
+    'kinds epochview skips and the block markers. CPU s: user and system time of the ingest process',
+    '(the store\'s own is not counted). Load: the load average (1, 5, 15 min) as the run started.',
+    ...(baseline ? [`Each format ingested by ${baseline.name} (\`${baseline.cli}\`) and by this build, in the order baseline, this, this, baseline.`] : []),
     '',
-    '| scale | format | MiB | events | not applied | s | events/s (all) | applied events/s | peak RSS MiB |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    '| scale | format | build | MiB | events | not applied | s | events/s (all) | applied events/s | CPU s | peak RSS MiB | load |',
+    '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     ...rows,
     '',
-    `Machine load while measuring (${loads.join('; ')}).`,
+    '| scale | ratio of mean events/s (all) | |',
+    '|---|---|--:|',
+    ...summary,
     '',
   ].join('\n');
   mkdirSync(outDir, { recursive: true });
@@ -347,7 +391,7 @@ async function main(): Promise<void> {
     `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
     `${perScenario} distinct URLs per scenario at most, response cache ${caches.map((c) => (c === 'on' ? `on (${responseCacheMb} MiB; the chain does not move, so repeated URLs hit)` : 'off (every request reaches the store)')).join(', then ')}`;
   log(`${store}: ${machine}; ${versions}`);
-  if (values['ingest-formats']) return ingestFormats(machine, versions);
+  if (values['ingest-formats']) return ingestFormats(machine, versions, commit);
 
   // Ingest every scale first (one at a time); then, for each cache setting, serve them all and
   // measure (the embedded store is one process's: one service per store at a time).

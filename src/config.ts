@@ -20,7 +20,7 @@ export const SETTINGS = {
   host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
   demoOnEmpty: { flag: 'demo-on-empty', env: 'EPOCHVIEW_DEMO_ON_EMPTY', kind: 'bool', help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)' },
-  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '20000', help: 'ingest, serve --follow: events per transaction while catching up' },
+  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '50000', help: 'ingest, serve --follow: events per transaction while catching up' },
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
   follow: { flag: 'follow', env: 'EPOCHVIEW_FOLLOW', kind: 'string', help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)' },
   followPollMs: { flag: 'follow-poll-ms', env: 'EPOCHVIEW_FOLLOW_POLL_MS', kind: 'int', default: '500', help: 'serve --follow: how often to look for new lines, in ms' },

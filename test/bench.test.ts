@@ -75,11 +75,32 @@ test(`bench --ingest-formats on a small chain (${store}): both formats, the rati
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 39,184 in the small chain of seed 1, 67 % of them not applied.
   for (const format of ['NDJSON', 'event file']) {
-    assert.match(res.stdout, new RegExp(`^\\| small \\| ${format} \\| \\d+ \\| 39,184 \\| 68 % \\| [\\d.]+ \\| [\\d,]+ \\| [\\d,]+ \\| \\d+ \\|$`, 'm'));
+    assert.match(res.stdout, new RegExp(`^\\| small \\| ${format} \\| this build \\([^)]+\\) \\| \\d+ \\| 39,184 \\| 68 % \\| [\\d.]+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| \\d+ \\| [\\d. ]+ \\|$`, 'm'));
   }
-  assert.match(res.stdout, /^\| small \| event file ÷ NDJSON \| \| \| \| \| \*\*[\d.]+×\*\* \| \| \|$/m);
+  assert.match(res.stdout, /^\| small \| event file ÷ NDJSON, this build \([^)]+\) \| \*\*[\d.]+×\*\* \|$/m);
   const files = readdirSync(out);
   assert.deepEqual(files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')), [`${store}-ingest-formats.md`]);
+});
+
+test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, { timeout: 120_000 }, async () => {
+  const out = join(work, 'formats-baseline');
+  const res = await run([
+    '--store', store,
+    ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
+    '--scales', 'small',
+    '--ingest-formats',
+    '--baseline', join(ROOT, 'dist', 'cli.js'),
+    '--cache', join(work, 'cache'),
+    '--out', out,
+  ]);
+  assert.equal(res.code, 0, res.stderr);
+  // Baseline, this, this, baseline: per format, in that order.
+  const builds = [...res.stdout.matchAll(/^\| small \| (NDJSON|event file) \| (this build|baseline)[^|]*\|/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const abba = (f: string) => [`${f} baseline`, `${f} this build`, `${f} this build`, `${f} baseline`];
+  assert.deepEqual(builds, [...abba('NDJSON'), ...abba('event file')]);
+  for (const format of ['NDJSON', 'event file']) {
+    assert.match(res.stdout, new RegExp(`^\\| small \\| ${format}: this build \\([^)]+\\) ÷ baseline[^|]* \\| \\*\\*[\\d.]+×\\*\\* \\([\\d,]+ ÷ [\\d,]+ events/s\\) \\|$`, 'm'));
+  }
 });
 
 test('bench report: targets and medium → mainnet p50 growth', () => {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { listenOn, wrap } from './postgres-store.js';
 import { assertPrimary } from './server-role.js';
 import { waitForStore } from './wait-for-store.js';
-import { maskDatabaseUrl, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
+import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /**
  * The session-level advisory lock that makes one process the writer of a database (the
@@ -139,9 +139,10 @@ export class WriterSession implements Store {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = this.client;
+    const statement = (sql: string, params: readonly SqlParam[]) => this.statement(sql, params);
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
-        return (await client.query(sql, params as unknown[])).rows as Row[];
+        return (await client.query(statement(sql, params))).rows as Row[];
       },
     };
     return this.exclusive(async () => {
@@ -167,6 +168,23 @@ export class WriterSession implements Store {
     this.closing = true;
     if (!this.lostCause) await this.client.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK_KEY]).catch(() => {});
     await this.client.end().catch(() => {});
+  }
+
+  /**
+   * Ingestion's statements run as named prepared statements: the same few texts run in every
+   * batch's transaction, and parsing and planning them each time was about a tenth of the
+   * server's work while catching up. Bounded as the pool's are (MAX_PREPARED): past the bound, or
+   * for a long text, a statement runs unnamed.
+   */
+  private readonly statementNames = new Map<string, string>();
+
+  private statement(sql: string, params: readonly SqlParam[]): pg.QueryConfig {
+    let name = params.length > 0 ? this.statementNames.get(sql) : undefined;
+    if (name === undefined && params.length > 0 && sql.length <= MAX_PREPARED_LENGTH && this.statementNames.size < MAX_PREPARED) {
+      name = `ew${this.statementNames.size}`;
+      this.statementNames.set(sql, name);
+    }
+    return name === undefined ? { text: sql, values: params as unknown[] } : { name, text: sql, values: params as unknown[] };
   }
 
   /** Runs fn alone on the connection; once the lock is lost, fails with WriterLockLostError. */

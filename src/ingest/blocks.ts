@@ -14,6 +14,9 @@ export interface Block {
   start: InputPosition;
 }
 
+/** What push returns for the events that complete no block (nearly all): no array made for each. */
+const NO_BLOCKS: readonly Block[] = Object.freeze([]);
+
 /**
  * Groups decoded events into blocks. With markers, a block runs from beginBlock to endBlock;
  * without them, consecutive events with the same height (the id prefix) form a block.
@@ -23,11 +26,10 @@ export class BlockAssembler {
   private current: (Block & { marked: boolean }) | undefined;
   private lastTime = 0n;
 
-  push(e: DecodedEvent): Block[] {
-    const done: Block[] = [];
+  push(e: DecodedEvent): readonly Block[] {
     const body = e.body;
     if (body.kind === 'beginBlock') {
-      if (this.current) done.push(this.finish());
+      const done = this.current ? [this.finish()] : NO_BLOCKS;
       this.current = this.open(body.height, e.at, true, body.timestamp, body.hash);
       return done;
     }
@@ -36,14 +38,14 @@ export class BlockAssembler {
       if (!cur || cur.height !== body.height) {
         throw new InputError(e.at, e.id, 'endBlock.height', `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`);
       }
-      done.push(this.finish());
-      return done;
+      return [this.finish()];
     }
+    let done = NO_BLOCKS;
     if (this.current && this.current.height !== e.height) {
       if (this.current.marked) {
         throw new InputError(e.at, e.id, 'id', `event of height ${e.height} inside block ${this.current.height}`);
       }
-      done.push(this.finish());
+      done = [this.finish()];
     }
     this.current ??= this.open(e.height, e.at, false, undefined, '');
     if (e.timeUpdate !== undefined && !this.current.marked) this.current.time = e.timeUpdate;

@@ -121,7 +121,7 @@ export class Ingester {
     private checkpoint: bigint | null,
     private readonly opts: IngestOptions,
   ) {
-    this.batchEvents = opts.batchEvents ?? 20_000;
+    this.batchEvents = opts.batchEvents ?? 50_000;
     this.summary = { blocksApplied: 0, blocksSkipped: 0, applied: new Map(), skipped: new Map(), lastHeight: checkpoint, seconds: 0 };
   }
 

@@ -180,3 +180,109 @@ test('strings are strict UTF-8 (a real U+FFFD passes); the chain id and the heig
   assert.match(inputError(() => event('1-4', 'c', Buffer.from([0x61, 0xc3]))), /^byte 0, event 1-4, field teamUpdated: not a protobuf teamUpdated \(invalid UTF-8 in a string at byte \d+\)$/);
   assert.match(inputError(() => event('1-5', Buffer.from([0xed, 0xa0, 0x80]))), /^byte 0, event 1-5: not a protobuf BusEvent \(invalid UTF-8 in a string at byte \d+\)$/);
 });
+
+test('reward payouts read straight off the wire decode as the general path does, whatever their shape', () => {
+  const event = JSON_EVENTS.find((e) => e.id === '7-12')!;
+  const payout = event.rewardPayout as Record<string, unknown>;
+  /** The binary decoding and the JSON one of the event with `changes`: the same event, or the same error. */
+  const outcome = (decode: () => DecodedEvent) => {
+    try {
+      return comparable(decode());
+    } catch (err) {
+      assert.ok(err instanceof InputError, String(err));
+      return `error ${err.field}: ${err.reason}`;
+    }
+  };
+  const variants: Record<string, unknown>[] = [
+    {},
+    { party: hex(3).toUpperCase() },
+    { asset: 'VOTE' },
+    { asset: 'abc' },
+    { amount: '+5' },
+    { amount: '-5' },
+    { amount: '12345678901234567890123' },
+    { amount: '007' },
+    { amount: '1.5' },
+    { amount: undefined },
+    { epochSeq: 'x' },
+    { epochSeq: undefined },
+    { quantumAmount: '.5' },
+    { quantumAmount: '2.' },
+    { quantumAmount: ' 3.5' },
+    { quantumAmount: '1e3' },
+    { quantumAmount: '2.4999' },
+    { quantumAmount: '99999999999999999.5' },
+    { quantumAmount: '-2.5' },
+    { quantumAmount: 'abc' },
+    { quantumAmount: undefined },
+    { rewardType: '7' },
+    { rewardType: 'ACCOUNT_TYPE_SOMETHING_NEW' },
+    { rewardType: 'bad' },
+    { rewardType: undefined },
+    { gameId: '' },
+    { gameId: undefined },
+    { gameId: 'zz' },
+    { gameId: hex(8).toUpperCase() },
+    { party: undefined },
+    { percentOfTotalReward: 'ü', lockedUntilEpoch: '3' },
+    { party: `${hex(1)}${hex(2)}${hex(3)}` }, // a length of two varint bytes
+  ];
+  for (const changes of variants) {
+    const e = { ...event, rewardPayout: { ...payout, ...changes } };
+    const bytes = encodeBusEvent(e);
+    const binary = outcome(() => decodeBusEvent(bytes, 0, bytes.length, { offset: 0 }));
+    assert.equal(binary, outcome(() => decodeLine(JSON.stringify(e), 1)[0]!), JSON.stringify(changes));
+  }
+
+  // Shapes only the wire has: repeated fields (the last wins), the reserved field 8, unknown
+  // fields, two-byte tags, wrong wire types, invalid UTF-8 in a field not used.
+  const wire = (build: (w: WireWriter) => void) => {
+    const p = new WireWriter();
+    build(p);
+    const w = new WireWriter();
+    w.stringField(1, '9-1');
+    w.varintField(3, 34);
+    w.bytesField(134, p.finish());
+    const bytes = w.finish();
+    return outcome(() => decodeBusEvent(bytes, 0, bytes.length, { offset: 0 }));
+  };
+  const usual = (w: WireWriter) => {
+    w.stringField(1, hex(3));
+    w.stringField(3, hex(7));
+    w.stringField(7, 'ACCOUNT_TYPE_GLOBAL_REWARD');
+  };
+  const body = (changes: object) => comparable({ id: '9-1', height: 9n, at: { offset: 0 }, body: { kind: 'rewardPayout', party: hex(3), epoch: 0n, asset: hex(7), amount: 0n, rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', quantumAmount: 0n, gameId: null, ...changes } });
+  assert.equal(wire(usual), body({}));
+  assert.equal(
+    wire((w) => {
+      usual(w);
+      w.stringField(1, hex(4));
+      w.stringField(8, 'reserved');
+      w.varintField(15, 1n);
+      w.stringField(40, 'unknown');
+      w.varintField(6, -1n);
+    }),
+    body({ party: hex(4) }),
+  );
+  assert.match(
+    wire((w) => {
+      usual(w);
+      w.bytesField(5, Buffer.from([0xc3]));
+    }),
+    /^error rewardPayout: not a protobuf rewardPayout \(invalid UTF-8 in a string at byte \d+\)$/,
+  );
+  assert.equal(
+    wire((w) => {
+      usual(w);
+      w.stringField(6, '1');
+    }),
+    'error rewardPayout: not a protobuf rewardPayout (field timestamp has wire type 2, expected 0)',
+  );
+  assert.equal(
+    wire((w) => {
+      usual(w);
+      w.varintField(4, 5n);
+    }),
+    'error rewardPayout: not a protobuf rewardPayout (field amount has wire type 0, expected 2)',
+  );
+});

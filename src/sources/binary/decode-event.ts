@@ -3,6 +3,7 @@ import type { DecodedEvent } from '../events.js';
 import { Fields, type Fail } from '../fields.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
+import { decodeRewardPayout } from './reward-payout.js';
 import { ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec } from './schema.js';
 import { LEN, RepeatedString, VARINT, WireError, WireReader } from './wire.js';
 
@@ -36,6 +37,9 @@ function skippedBody(type: number): SkippedBody {
 /** Every event repeats its chain's id. */
 const chainIds = new RepeatedString();
 
+/** The envelope's reader, reused (decodeBusEvent runs to its end before it is called again). */
+const envelope = new WireReader(new Uint8Array(0), 0, 0);
+
 /**
  * Decodes one binary `vega.events.v1.BusEvent` (`buf[start, end)`) into the same event the
  * NDJSON path gives for its JSON form. The envelope is read field by field; the payload is
@@ -51,7 +55,7 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
   let payloadField = 0;
   let payloadStart = 0;
   let payloadEnd = 0;
-  const r = new WireReader(buf, start, end);
+  const r = envelope.reset(buf, start, end);
   try {
     while (!r.done) {
       const tag = r.tag();
@@ -61,7 +65,8 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
         if (wireType !== LEN) throw new WireError(`payload field ${field} has wire type ${wireType}`);
         if (payloadField !== 0) throw new InputError(at, id, `fields ${payloadField},${field}`, 'more than one payload');
         payloadField = field;
-        [payloadStart, payloadEnd] = r.bytes();
+        payloadStart = r.lengthDelimited();
+        payloadEnd = r.pos;
       } else if (field === ENVELOPE.id && wireType === LEN) id = r.string();
       else if (field === ENVELOPE.type && wireType === VARINT) type = r.uint32();
       else if (field === ENVELOPE.version && wireType === VARINT) version = r.uint32();
@@ -83,6 +88,10 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
     throw new InputError(at, id, field, reason);
   };
   if (type !== 0 && type !== payload.type) fail('type', `${typeName(type)} does not match payload ${payload.key}`);
+  if (payload.key === 'rewardPayout') {
+    const body = decodeRewardPayout(buf, payloadStart, payloadEnd);
+    if (body) return { id, height, at, chainId, version, body };
+  }
   let values: Record<string, unknown>;
   try {
     values = decodeMessage(new WireReader(buf, payloadStart, payloadEnd), payload.spec);

@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
+import type { HeadState } from '../db/read-models.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from '../contract/errors.js';
@@ -254,7 +255,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // The cache follows the store's chain head while the server runs (and the role metrics the
   // server's role). Its head reads go to the store as given: when the caller timed it already
   // (serve does), they are counted too.
-  const watch = () => watchChainHead(opts.store, (state) => cache.setHead(state), { onRole: metrics.onRole });
+  // The row cache forgets its texts when the response cache forgets its answers: the chain is
+  // unknown, or went back (another database, whose versions name other rows).
+  let height: bigint | null = null;
+  const onHead = (state: HeadState | null) => {
+    cache.setHead(state);
+    const now = state === null ? null : BigInt(state.height);
+    if (now === null || (height !== null && now < height)) rows?.clear();
+    height = now;
+  };
+  const watch = () => watchChainHead(opts.store, onHead, { onRole: metrics.onRole });
   if (opts.startup) {
     // Not awaited: the server listens while the store is still coming up (and may close first).
     let closed = false;

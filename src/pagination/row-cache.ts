@@ -54,6 +54,15 @@ export class RowCache {
     }
   }
 
+  /**
+   * Forgets every text: the store's chain went back or is unknown (a database made again holds
+   * the same versions for other rows).
+   */
+  clear(): void {
+    this.texts.clear();
+    this.size = 0;
+  }
+
   /** Bytes held. */
   get bytes(): number {
     return this.size;

@@ -42,6 +42,10 @@ test('the row cache keeps what its bound allows, the oldest texts going first', 
   assert.deepEqual(cache.get([3, 4, 5, 6]), [text(3), text(4), text(5), text(6)]);
   assert.equal(cache.bytes, 880);
   assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 2, misses: 2 });
+  // The chain went back: nothing kept is the answer of those versions any more.
+  cache.clear();
+  assert.equal(cache.get([6]), null);
+  assert.equal(cache.bytes, 0);
   assert.deepEqual(parseVersions('7,1234567890123,0'), [7, 1234567890123, 0]);
   assert.deepEqual(parseVersions(null), []);
 });

@@ -71,6 +71,9 @@ export interface PageSql {
  * (InitPlans, run once): joined as a table, chain_head (never analyzed, estimated at ~1,000 rows)
  * multiplied the statement's estimated cost past jit_above_cost, and JIT compilation then took
  * longer than the query (≈10 ms).
+ *
+ * For rows the process keeps (PageRows.versions), a second statement of the same page answers
+ * the rows' versions in place of their edges, and the first answers both (see readPage).
  */
 export function pageStatement(key: string, req: PageRequest<unknown>, rows: PageRows): PageSql {
   const plan = sqlPlan(req);

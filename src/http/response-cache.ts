@@ -95,25 +95,27 @@ export class ResponseCache {
 
   /**
    * The store's head and versions moved, or became unknown (null): the entries of the models
-   * that changed go. All go when the head is unknown or went back (another chain, say).
+   * that changed go. All go when the head is unknown or went back (another chain, say); returns
+   * whether they did.
    */
-  setHead(state: HeadState | null): void {
+  setHead(state: HeadState | null): boolean {
     const previous = this.state;
     this.state = state;
     this.head = state && { height: state.height, time: state.time };
     if (state === null || previous === null || BigInt(state.height) < BigInt(previous.height)) {
       this.entries.clear();
       this.entriesBytes = 0;
-      return;
+      return true;
     }
     const changed = (Object.keys(state.versions) as AnswerSource[]).filter((s) => state.versions[s] !== previous.versions[s]);
-    if (changed.length === 0) return;
+    if (changed.length === 0) return false;
     for (const [url, entry] of this.entries) {
       if (entry.sources.some((s) => changed.includes(s))) {
         this.entries.delete(url);
         this.entriesBytes -= entry.bytes;
       }
     }
+    return false;
   }
 
   /** The answer for url, made of `sources`: cached, shared with an identical request in flight, or compute()d. */

@@ -255,14 +255,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // The cache follows the store's chain head while the server runs (and the role metrics the
   // server's role). Its head reads go to the store as given: when the caller timed it already
   // (serve does), they are counted too.
-  // The row cache forgets its texts when the response cache forgets its answers: the chain is
-  // unknown, or went back (another database, whose versions name other rows).
-  let height: bigint | null = null;
+  // The row cache forgets its texts when the response cache forgets all its answers: the chain
+  // is unknown, or went back (another database, whose versions name other rows).
   const onHead = (state: HeadState | null) => {
-    cache.setHead(state);
-    const now = state === null ? null : BigInt(state.height);
-    if (now === null || (height !== null && now < height)) rows?.clear();
-    height = now;
+    if (cache.setHead(state)) rows?.clear();
   };
   const watch = () => watchChainHead(opts.store, onHead, { onRole: metrics.onRole });
   if (opts.startup) {

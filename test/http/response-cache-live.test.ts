@@ -6,15 +6,16 @@
  * X-Block-* headers are the same, and the cache's counters say which answers were kept.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { asset, blockLines, epochEvent, gameTransfer, hex, marketData, payout, refereeJoined, refereeJoinedTeam, setCreated, teamCreated, teamsStats } from '../helpers/events.js';
-import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { asset, epochEvent, gameTransfer, hex, marketData, payout, refereeJoined, refereeJoinedTeam, setCreated, teamCreated, teamsStats } from '../helpers/events.js';
+import { followTwice, type Followers } from '../helpers/followers.js';
+import { eventually, sample } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-cache-live-'));
 const demo = join(tmp, 'demo.ndjson');
@@ -33,37 +34,16 @@ async function outcomes(url: string): Promise<{ hit: number; miss: number; notAd
   return { hit: n('hit'), miss: n('miss'), notAdmitted: sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}') ?? 0 };
 }
 
-async function blockHeight(url: string): Promise<string | null> {
-  const res = await get(`${url}/readyz`);
-  return res.status === 200 ? (res.body as { blockHeight: string | null }).blockHeight : null;
-}
-
-/** The last height of an NDJSON file of blocks (its last endBlock). */
-function lastHeight(file: string): number {
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-  return Number((JSON.parse(lines[lines.length - 1]!) as { endBlock: { height: string } }).endBlock.height);
-}
-
 for (const kind of STORE_KINDS) {
   describe(`response cache on a moving chain, ${kind}`, () => {
-    const stores: TestStore[] = [];
-    const serves: ServeProcess[] = [];
-    after(async () => {
-      for (const s of serves) await s.stop();
-      for (const s of stores) await s.drop();
-    });
+    let followers: Followers | undefined;
+    after(() => followers?.close());
 
     test('after each block every URL answers what the store answers; a block keeps the answers of the models it left', { timeout: 300_000 }, async () => {
-      const files = [join(tmp, `${kind}-cached.ndjson`), join(tmp, `${kind}-plain.ndjson`)];
-      for (const f of files) copyFileSync(demo, f);
-      for (let i = 0; i < 2; i++) stores.push(await createTestStore(kind));
-      const env = { EPOCHVIEW_FOLLOW_POLL_MS: '50' };
-      const cached = await startServe([...stores[0]!.args, '--follow', files[0]!, '--log-level', 'warn'], env);
-      serves.push(cached);
-      const plain = await startServe([...stores[1]!.args, '--follow', files[1]!, '--log-level', 'warn', '--response-cache-mb', '0', '--row-cache-mb', '0'], env);
-      serves.push(plain);
-      let height = lastHeight(demo);
-      await eventually('the demo chain ingested', async () => (await blockHeight(cached.url)) === String(height) && (await blockHeight(plain.url)) === String(height), 120_000);
+      // a caches, b does not (the truth).
+      followers = await followTwice(kind, demo, tmp, [[], ['--response-cache-mb', '0', '--row-cache-mb', '0']]);
+      const { a: cached, b: plain } = followers;
+      let height = followers.height;
 
       const overview = (await get(`${plain.url}/explorer/api/overview`)).body as {
         lastEndedEpoch: string;
@@ -121,11 +101,9 @@ for (const kind of STORE_KINDS) {
         { what: 'a new asset', payloads: [asset(hex('a6'), 'LIVE', '6')], changes: ['assets', 'overview'] },
       ];
       for (const block of blocks) {
-        height++;
         const before = await outcomes(cached.url);
-        const lines = blockLines(height, block.payloads).join('\n') + '\n';
-        for (const f of files) appendFileSync(f, lines);
-        await eventually(`block ${height} applied`, async () => (await blockHeight(cached.url)) === String(height) && (await blockHeight(plain.url)) === String(height));
+        await followers.append(block.payloads);
+        height = followers.height;
         // A kept answer, asked until the cache has heard of the block (served with its height).
         const probe = urls[(Object.keys(urls) as Group[]).find((g) => !block.changes.includes(g))!][0]!;
         let probes = 0;

@@ -9,16 +9,17 @@
  * answered from kept rows, and that changed rows were asked of the store.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseVersions, RowCache } from '../../src/pagination/row-cache.js';
 import { runCli } from '../helpers/cli.js';
-import { blockLines, epochEvent, hex, payout, refereeJoined, setCreated, teamsStats } from '../helpers/events.js';
-import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { epochEvent, hex, payout, refereeJoined, setCreated, teamsStats } from '../helpers/events.js';
+import { followTwice, type Followers } from '../helpers/followers.js';
+import { sample } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-row-cache-'));
 const demo = join(tmp, 'demo.ndjson');
@@ -56,16 +57,6 @@ async function rowCachePages(url: string): Promise<{ hit: number; miss: number }
   return { hit: n('hit'), miss: n('miss') };
 }
 
-async function blockHeight(url: string): Promise<string | null> {
-  const res = await get(`${url}/readyz`);
-  return res.status === 200 ? (res.body as { blockHeight: string | null }).blockHeight : null;
-}
-
-function lastHeight(file: string): number {
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-  return Number((JSON.parse(lines[lines.length - 1]!) as { endBlock: { height: string } }).endBlock.height);
-}
-
 type Page = { edges: { node: Record<string, string>; cursor: string }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
 
 /** The URLs of every page of a walk of `base` with `size` rows a page, forward and backward, in both orders, as `server` answers them. */
@@ -92,25 +83,14 @@ async function walkUrls(server: string, base: string, key: string, size: number)
 
 for (const kind of STORE_KINDS) {
   describe(`row cache on a moving chain, ${kind}`, () => {
-    const stores: TestStore[] = [];
-    const serves: ServeProcess[] = [];
-    after(async () => {
-      for (const s of serves) await s.stop();
-      for (const s of stores) await s.drop();
-    });
+    let followers: Followers | undefined;
+    after(() => followers?.close());
 
     test('after each block every page of kept rows is the store\'s, changed rows included', { timeout: 300_000 }, async () => {
-      const files = [join(tmp, `${kind}-rows.ndjson`), join(tmp, `${kind}-plain.ndjson`)];
-      for (const f of files) copyFileSync(demo, f);
-      for (let i = 0; i < 2; i++) stores.push(await createTestStore(kind));
-      const env = { EPOCHVIEW_FOLLOW_POLL_MS: '50' };
-      const common = ['--log-level', 'warn', '--response-cache-mb', '0', '--rate-limit-max', '0'];
-      const rows = await startServe([...stores[0]!.args, '--follow', files[0]!, ...common], env);
-      serves.push(rows);
-      const plain = await startServe([...stores[1]!.args, '--follow', files[1]!, ...common, '--row-cache-mb', '0'], env);
-      serves.push(plain);
-      let height = lastHeight(demo);
-      await eventually('the demo chain ingested', async () => (await blockHeight(rows.url)) === String(height) && (await blockHeight(plain.url)) === String(height), 120_000);
+      // a keeps rows, b does not (the truth); neither keeps answers.
+      const common = ['--response-cache-mb', '0', '--rate-limit-max', '0'];
+      followers = await followTwice(kind, demo, tmp, [common, [...common, '--row-cache-mb', '0']]);
+      const { a: rows, b: plain } = followers;
 
       const SETS = '/api/v2/referral-sets';
       const SUMMARIES = '/api/v2/rewards/epoch/summaries';
@@ -143,7 +123,7 @@ for (const kind of STORE_KINDS) {
         for (const u of urls) {
           const [r, p] = [await get(rows.url + u), await get(plain.url + u)];
           assert.equal(p.status, 200, `${u}: ${p.text}`);
-          assert.equal(r.text, p.text, `${u} at ${height}`);
+          assert.equal(r.text, p.text, `${u} at ${followers!.height}`);
           assert.equal(r.headers.get('x-block-height'), p.headers.get('x-block-height'), u);
           bodies.push(p.text);
         }
@@ -173,10 +153,8 @@ for (const kind of STORE_KINDS) {
       ];
       let bodies = await compareAll();
       for (const block of blocks) {
-        height++;
         const before = await rowCachePages(rows.url);
-        for (const f of files) appendFileSync(f, blockLines(height, block.payloads).join('\n') + '\n');
-        await eventually(`block ${height} applied`, async () => (await blockHeight(rows.url)) === String(height) && (await blockHeight(plain.url)) === String(height));
+        await followers.append(block.payloads);
         const now = await compareAll();
         assert.notDeepEqual(now, bodies, `${block.what}: no page changed`);
         const counted = await rowCachePages(rows.url);

@@ -126,21 +126,14 @@ function isLowerHexId(buf: Uint8Array, start: number, end: number): boolean {
 /** A non-empty string of decimal digits as a bigint; undefined for anything else. */
 function digits(buf: Uint8Array, start: number, end: number): bigint | undefined {
   if (end === start) return undefined;
-  // Up to 15 digits are exact in a double: no string made.
-  if (end - start <= 15) {
-    let n = 0;
-    for (let i = start; i < end; i++) {
-      const d = buf[i]! - 0x30;
-      if (d < 0 || d > 9) return undefined;
-      n = n * 10 + d;
-    }
-    return BigInt(n);
-  }
+  let n = 0;
   for (let i = start; i < end; i++) {
     const d = buf[i]! - 0x30;
     if (d < 0 || d > 9) return undefined;
+    n = n * 10 + d;
   }
-  return BigInt(ascii(buf, start, end));
+  // Up to 15 digits are exact in a double: no string made.
+  return end - start <= 15 ? BigInt(n) : BigInt(ascii(buf, start, end));
 }
 
 /** `digits[.digits]` rounded half away from zero (roundHalfAwayFromZero of a non-negative decimal). */

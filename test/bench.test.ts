@@ -28,17 +28,24 @@ function run(args: string[]): Promise<CliResult> {
 // The server when the suite has it (quicker to start than PGlite), else PGlite.
 const store = STORE_KINDS.includes('postgres') ? 'postgres' : 'pglite';
 
-test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, { timeout: 120_000 }, async () => {
-  const out = join(work, 'results');
-  const res = await run([
+/** The bench on that store and the small chain (its demo file kept for the next test), results in `out`. */
+function runSmall(out: string, args: string[]): Promise<CliResult> {
+  return run([
     '--store', store,
     ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
     '--scales', 'small',
+    '--cache', join(work, 'cache'),
+    '--out', out,
+    ...args,
+  ]);
+}
+
+test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, { timeout: 120_000 }, async () => {
+  const out = join(work, 'results');
+  const res = await runSmall(out, [
     '--requests', '5',
     '--concurrency', '1,2',
     '--urls', '20',
-    '--cache', join(work, 'cache'),
-    '--out', out,
     '--log-level', 'warn',
   ]);
   assert.equal(res.code, 0, res.stderr);
@@ -64,13 +71,8 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
 
 test(`bench --ingest-formats on a small chain (${store}): both formats, the ratio, the results file`, { timeout: 120_000 }, async () => {
   const out = join(work, 'formats');
-  const res = await run([
-    '--store', store,
-    ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
-    '--scales', 'small',
+  const res = await runSmall(out, [
     '--ingest-formats',
-    '--cache', join(work, 'cache'),
-    '--out', out,
   ]);
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 39,184 in the small chain of seed 1, 67 % of them not applied.
@@ -84,14 +86,9 @@ test(`bench --ingest-formats on a small chain (${store}): both formats, the rati
 
 test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, { timeout: 120_000 }, async () => {
   const out = join(work, 'formats-baseline');
-  const res = await run([
-    '--store', store,
-    ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
-    '--scales', 'small',
+  const res = await runSmall(out, [
     '--ingest-formats',
     '--baseline', join(ROOT, 'dist', 'cli.js'),
-    '--cache', join(work, 'cache'),
-    '--out', out,
   ]);
   assert.equal(res.code, 0, res.stderr);
   // Baseline, this, this, baseline: per format, in that order.

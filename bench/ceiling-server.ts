@@ -33,6 +33,7 @@ const noStore: Store = {
   kind: 'postgres',
   location: 'none (ceiling)',
   query: () => Promise.reject(new Error('the ceiling server has no store')),
+  queryRow: () => Promise.reject(new Error('the ceiling server has no store')),
   transaction: () => Promise.reject(new Error('the ceiling server has no store')),
   exec: () => Promise.reject(new Error('the ceiling server has no store')),
   listen: () => Promise.resolve(async () => {}),

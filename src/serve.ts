@@ -25,6 +25,7 @@ export const SERVE_SETTINGS = [
   'databaseUrl',
   'dataDir',
   'poolSize',
+  'statementSlots',
   'logLevel',
   'demoOnEmpty',
   'batchEvents',
@@ -224,6 +225,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       dataDir: settings.dataDir!,
       poolSize: settings.poolSize,
       statementTimeoutMs: settings.requestTimeoutMs,
+      batching: { slots: settings.statementSlots, onBatch: metrics.onStoreBatch },
     }),
   );
   const gate = new StartupGate();

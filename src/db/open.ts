@@ -1,6 +1,6 @@
 import { migrate } from './migrate.js';
 import { PgliteStore } from './pglite-store.js';
-import { PostgresStore } from './postgres-store.js';
+import { PostgresStore, type Batching } from './postgres-store.js';
 import type { Store } from './store.js';
 
 export interface StoreOptions {
@@ -10,11 +10,13 @@ export interface StoreOptions {
   poolSize?: number | undefined;
   /** PostgreSQL server: cancel standalone statements after this many ms (0: never). */
   statementTimeoutMs?: number | undefined;
+  /** PostgreSQL server: how one-row statements are batched (see StatementBatches). */
+  batching?: Batching;
 }
 
 /** The one place that decides which store a command talks to. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
-  if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs);
+  if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs, opts.batching);
   return PgliteStore.open(opts.dataDir);
 }
 

@@ -98,6 +98,10 @@ export class PgliteStore implements Store {
     return this.call<Row[]>({ op: 'query', sql, params });
   }
 
+  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
+    return (await this.query<Row>(sql, params))[0];
+  }
+
   async exec(sql: string): Promise<void> {
     await this.call({ op: 'exec', sql });
   }

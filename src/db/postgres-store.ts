@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StatementBatches } from './statement-batches.js';
 import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
@@ -20,6 +21,15 @@ export function wrap(err: unknown): unknown {
   return err;
 }
 
+/** Batches of one statement text in flight at once (StatementBatches' slots), unless set. */
+export const DEFAULT_STATEMENT_SLOTS = 2;
+
+/** How queryRow batches statements (see StatementBatches): slots 0 runs each alone. */
+export interface Batching {
+  slots?: number | undefined;
+  onBatch?: (members: number) => void;
+}
+
 /** How long a lost listening connection waits before connecting again. */
 const RELISTEN_MS = 1000;
 
@@ -36,6 +46,7 @@ export class PostgresStore implements Store {
     private readonly url: string,
     poolSize = 10,
     private readonly statementTimeoutMs = 0,
+    batching: Batching = {},
   ) {
     this.location = maskDatabaseUrl(url);
     this.pool = new pg.Pool({
@@ -50,7 +61,11 @@ export class PostgresStore implements Store {
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
+    const slots = batching.slots ?? DEFAULT_STATEMENT_SLOTS;
+    this.batches = slots > 0 ? new StatementBatches((sql, params) => this.query(sql, params), slots, batching.onBatch) : undefined;
   }
+
+  private readonly batches: StatementBatches | undefined;
 
   /**
    * Standalone statements with parameters (the requests' pages) run as named prepared
@@ -68,6 +83,11 @@ export class PostgresStore implements Store {
       this.statementNames.set(sql, name);
     }
     return name;
+  }
+
+  /** Batched with the statements of its text that wait while others of it run (see StatementBatches). */
+  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
+    return this.batches ? this.batches.queryRow<Row>(sql, params) : (await this.query<Row>(sql, params))[0];
   }
 
   async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {

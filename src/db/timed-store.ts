@@ -30,6 +30,7 @@ export function timedStore(store: Store, observe: StoreObserver): Store {
     kind: store.kind,
     location: store.location,
     query: <Row extends object>(sql: string, params?: readonly SqlParam[]) => timed('query', () => store.query<Row>(sql, params)),
+    queryRow: <Row extends object>(sql: string, params?: readonly SqlParam[]) => timed('query', () => store.queryRow<Row>(sql, params)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) => timed('transaction', () => store.transaction(fn)),
     exec: (sql: string) => store.exec(sql),
     listen: (channel: string, handlers: ListenHandlers) => store.listen(channel, handlers),

@@ -133,6 +133,10 @@ export class WriterSession implements Store {
     return this.exclusive(async () => (await this.client.query(sql, params as unknown[])).rows as Row[]);
   }
 
+  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
+    return (await this.query<Row>(sql, params))[0];
+  }
+
   async exec(sql: string): Promise<void> {
     await this.query(sql);
   }

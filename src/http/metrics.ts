@@ -99,6 +99,24 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly storeBatches = new Counter({
+    name: 'epochview_store_batches_total',
+    help: 'PostgreSQL server: statements that ran several requests\' statements of one shape as one (see --statement-slots)',
+    registers: [this.registry],
+  });
+
+  readonly storeBatched = new Counter({
+    name: 'epochview_store_batched_statements_total',
+    help: 'PostgreSQL server: requests\' statements that ran in a batch (the rest ran alone)',
+    registers: [this.registry],
+  });
+
+  /** Feeds the batch counters; pass as Batching.onBatch. */
+  readonly onStoreBatch = (members: number): void => {
+    this.storeBatches.inc();
+    this.storeBatched.inc(members);
+  };
+
   readonly storeRole = new Gauge({
     name: 'epochview_store_role',
     help: 'The PostgreSQL server read from: 1 for its role (primary or standby, a hot standby replaying the primary), 0 for the other; absent for the embedded store',

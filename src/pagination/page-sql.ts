@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/store.js';
+import type { Store } from '../db/store.js';
 import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
 import { parseVersions, type RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
@@ -211,15 +211,15 @@ function rowKeys(row: PageRow): (number | string)[] {
  * store for its rows' versions first and joins the texts kept for them; only when one is missing
  * does it ask for the edges, and keeps them.
  */
-export async function readPage(db: Queryable, sql: string | PageSql, params: SqlParams, rows?: RowCache): Promise<PageBody> {
+export async function readPage(db: Pick<Store, 'queryRow'>, sql: string | PageSql, params: SqlParams, rows?: RowCache): Promise<PageBody> {
   const headOf = (row: PageRow): ChainHead | null => (row.head_height === null ? null : { height: row.head_height, time: row.head_time! });
   if (typeof sql !== 'string' && sql.versionsText !== undefined && rows !== undefined) {
-    const [row] = await db.query<PageRow>(sql.versionsText, params.values);
+    const row = await db.queryRow<PageRow>(sql.versionsText, params.values);
     if (!row) throw new Error('a page statement returned no row');
     const edges = rows.get(rowKeys(row));
     if (edges) return { body: finishPageFromEdges(sql, edges, row.other_side!), head: headOf(row) };
   }
-  const [row] = await db.query<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
+  const row = await db.queryRow<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
   if (!row) throw new Error('a page statement returned no row');
   if (typeof sql === 'string') return { body: Buffer.from(row.body!), head: headOf(row) };
   const edges = row.edges ?? '';

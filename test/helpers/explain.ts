@@ -15,6 +15,9 @@ export async function explainOperation(store: Store, op: Operation, query: strin
         return store.query<Row>(sql, params);
       },
     },
+    queryRow: {
+      value: async <Row extends object>(sql: string, params: readonly SqlParam[] = []) => (await recording.query<Row>(sql, params))[0],
+    },
     transaction: {
       value: <T>(fn: (tx: Queryable) => Promise<T>) => fn(recording),
     },

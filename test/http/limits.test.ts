@@ -22,16 +22,27 @@ function urlOfLength(bytes: number): string {
 
 const repeated = (key: string, n: number) => Array.from({ length: n }, (_, i) => `${key}=${(i + 1).toString(16).padStart(2, '0')}`).join('&');
 
-/** A store whose queries start only after `ms`. */
-function slowStore(store: Store, ms: number): Store {
+/** The store with `before()` awaited ahead of each of its queries (both kinds: query and queryRow). */
+function delayedStore(store: Store, before: (params?: readonly SqlParam[]) => Promise<unknown>): Store {
   return Object.create(store, {
     query: {
       value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
-        await sleep(ms);
+        await before(params);
         return store.query<Row>(sql, params);
       },
     },
+    queryRow: {
+      value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
+        await before(params);
+        return store.queryRow<Row>(sql, params);
+      },
+    },
   }) as Store;
+}
+
+/** A store whose queries start only after `ms`. */
+function slowStore(store: Store, ms: number): Store {
+  return delayedStore(store, () => sleep(ms));
 }
 
 for (const kind of STORE_KINDS) {
@@ -231,14 +242,9 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
 
   /** A store whose every page query (one with parameters: not the chain head's reads) first sleeps `seconds` on the server. */
   function sleepyStore(store: Store, seconds: number): Store {
-    return Object.create(store, {
-      query: {
-        value: async <Row extends object>(sql: string, params?: readonly SqlParam[]) => {
-          if (params?.length) await store.query(`SELECT pg_sleep(${seconds})`);
-          return store.query<Row>(sql, params);
-        },
-      },
-    }) as Store;
+    return delayedStore(store, async (params) => {
+      if (params?.length) await store.query(`SELECT pg_sleep(${seconds})`);
+    });
   }
 
   test('statement_timeout cancels the statement on the server; its cancellation is a 504 too', async () => {

@@ -1,0 +1,141 @@
+/** Statements waiting for a connection run as one: each gets its own row or its own error. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PostgresStore } from '../../src/db/postgres-store.js';
+import { StatementBatches } from '../../src/db/statement-batches.js';
+import { StoreTimeoutError, type SqlParam } from '../../src/db/store.js';
+import { STORE_KINDS, createTestStore, type TestStore } from '../helpers/stores.js';
+
+describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
+  let db: TestStore;
+  let store: PostgresStore;
+  before(async () => {
+    db = await createTestStore('postgres');
+    store = new PostgresStore(db.databaseUrl!, 1);
+    await store.exec(`CREATE TABLE t (id bytea PRIMARY KEY, n bigint NOT NULL); INSERT INTO t SELECT decode(lpad(to_hex(g), 4, '0'), 'hex'), g * 10 FROM generate_series(1, 100) AS g`);
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  /** A batcher over the store's one connection, and the sizes of the batches it ran. */
+  function batcher(): { batches: StatementBatches; sizes: number[]; statements: string[] } {
+    const sizes: number[] = [];
+    const statements: string[] = [];
+    const run = <Row extends object>(sql: string, params: readonly SqlParam[]) => {
+      statements.push(sql);
+      return store.query<Row>(sql, params);
+    };
+    // Every text cheap, batches unbounded in time: what runs together depends on arrivals alone.
+    return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), { cheapMemberMs: Infinity, batchBudgetMs: Infinity }), sizes, statements };
+  }
+
+  const LOOKUP = `SELECT (SELECT t.n::text FROM t WHERE t.id = decode($1, 'hex')) AS n, $2::bigint + 1 AS next, $3::text AS label`;
+
+  test('the statements waiting for the connection run as one, each with its own row', async () => {
+    const { batches, sizes, statements } = batcher();
+    const ids = Array.from({ length: 40 }, (_, i) => (i + 1).toString(16).padStart(4, '0'));
+    const rows = await Promise.all(ids.map((id, i) => batches.queryRow<{ n: string | null; next: string; label: string | null }>(LOOKUP, [id, i, i % 3 === 0 ? null : `l${i}`])));
+    assert.deepEqual(
+      rows,
+      ids.map((_, i) => ({ n: String((i + 1) * 10), next: String(i + 1), label: i % 3 === 0 ? null : `l${i}` })),
+    );
+    // The first ran alone on the free connection; the other 39 waited, and ran as one.
+    assert.deepEqual(sizes, [39]);
+    assert.equal(statements.length, 2);
+  });
+
+  test('a statement with no row answers undefined, in a batch and alone', async () => {
+    const { batches } = batcher();
+    const none = `SELECT t.n::text AS n FROM t WHERE t.id = decode($1, 'hex')`;
+    const rows = await Promise.all(['0001', 'ffff', '0002', 'fffe'].map((id) => batches.queryRow<{ n: string }>(none, [id])));
+    assert.deepEqual(rows, [{ n: '10' }, undefined, { n: '20' }, undefined]);
+  });
+
+  test('each text has its own slot; array parameters and no parameters run alone', async () => {
+    const { batches, sizes, statements } = batcher();
+    const other = `SELECT $1::int * 2 AS doubled`;
+    const answers = await Promise.all([
+      batches.queryRow<{ n: string }>(LOOKUP, ['0001', 0, 'a']),
+      batches.queryRow<{ doubled: number }>(other, [4]),
+      batches.queryRow<{ n: string }>(LOOKUP, ['0002', 1, 'b']),
+      batches.queryRow<{ doubled: number }>(other, [5]),
+      batches.queryRow<{ n: string }>(LOOKUP, ['0003', 2, 'c']),
+      batches.queryRow<{ c: number }>(`SELECT cardinality($1::int[]) AS c`, [[1, 2, 3]]),
+    ]);
+    assert.deepEqual(answers, [
+      { n: '10', next: '1', label: 'a' },
+      { doubled: 8 },
+      { n: '20', next: '2', label: 'b' },
+      { doubled: 10 },
+      { n: '30', next: '3', label: 'c' },
+      { c: 3 },
+    ]);
+    // LOOKUP and `other` started alone, each in its own slot, and so did the array; then the
+    // two LOOKUPs that waited ran as one, and the one `other` alone.
+    assert.deepEqual(sizes, [2]);
+    assert.equal(statements.length, 5);
+    assert.deepEqual(await batches.queryRow('SELECT 1 AS one', []), { one: 1 });
+  });
+
+  test('a cheap text runs one batch at a time; a costly one up to its slots, in batches of bounded cost', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const sizes: number[] = [];
+    const run = async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await store.query<Row>(sql, params);
+      } finally {
+        inFlight--;
+      }
+    };
+    // Cheap: under 5 ms a member (a few hundredths of one, here). Batches of 50 ms at most.
+    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 5, batchBudgetMs: 50 });
+    const cheap = `SELECT $1::int AS v`;
+    await batches.queryRow(cheap, [-1]);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(cheap, [i])));
+    assert.equal(most, 1);
+    // 10 ms or more a member: once that is known, three batches at once, of 5 members at most
+    // (50 ms): 3 start alone, and the 27 that wait run in six batches or more.
+    const costly = `SELECT $1::int AS v FROM pg_sleep(0.01)`;
+    assert.deepEqual(await batches.queryRow(costly, [0]), { v: 0 });
+    most = 0;
+    sizes.length = 0;
+    const rows = await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(costly, [i])));
+    assert.deepEqual(rows, Array.from({ length: 30 }, (_, i) => ({ v: i })));
+    assert.equal(most, 3);
+    assert.ok(sizes.length >= 6 && sizes.every((n) => n <= 5), `batch sizes ${sizes.join(', ')}`);
+  });
+
+  test('a member that fails fails alone: the batch runs its members one by one', async () => {
+    const { batches, sizes } = batcher();
+    const cast = `SELECT $1::int AS v`;
+    const results = await Promise.allSettled(['1', '2', 'x', '4'].map((v) => batches.queryRow<{ v: number }>(cast, [v])));
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      [{ v: 1 }, { v: 2 }, 'invalid input syntax for type integer: "x"', { v: 4 }],
+    );
+    assert.deepEqual(sizes, [3]);
+  });
+
+  test('a batch past the statement timeout fails all its members with it, and runs none again', async () => {
+    const timed = new PostgresStore(db.databaseUrl!, 1, 100, { slots: 0 });
+    try {
+      const statements: string[] = [];
+      const run = <Row extends object>(sql: string, params: readonly SqlParam[]) => {
+        statements.push(sql);
+        return timed.query<Row>(sql, params);
+      };
+      const batches = new StatementBatches(run, 1, undefined, { cheapMemberMs: Infinity, batchBudgetMs: Infinity });
+      const sleep = `SELECT $1::text AS s FROM pg_sleep($1::float8)`;
+      const results = await Promise.allSettled(['0', '0.04', '0.04', '0.04'].map((s) => batches.queryRow(sleep, [s])));
+      assert.deepEqual(results[0], { status: 'fulfilled', value: { s: '0' } });
+      for (const r of results.slice(1)) assert.ok(r.status === 'rejected' && r.reason instanceof StoreTimeoutError, String(r.status));
+      assert.equal(statements.length, 2);
+    } finally {
+      await timed.close();
+    }
+  });
+});

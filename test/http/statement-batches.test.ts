@@ -1,0 +1,66 @@
+/**
+ * Batched statements through a real `serve` process on the PostgreSQL server, one slot per
+ * statement shape: every request of the shared fixtures, each sent four times, all at once
+ * (three rounds, in a shuffled order), must give exactly the expected status and body while the
+ * server runs the requests' statements in batches, with kept rows (the versions statements
+ * batched) and without (the whole pages' statements batched). The metrics must show that
+ * batches ran. (The embedded store runs one statement at a time in its
+ * thread and has no batches.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { goJson } from '../../src/contract/json.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { loadExpectations } from '../helpers/fixtures.js';
+import { sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS, createTestStore, type TestStore } from '../helpers/stores.js';
+
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
+
+/** A deterministic shuffle, so that a failure can be replayed. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+for (const dataset of DATASETS) {
+  describe(`batched statements answer the ${dataset} fixtures exactly`, { skip: !STORE_KINDS.includes('postgres') }, () => {
+    let ts: TestStore;
+    before(async () => {
+      ts = await createTestStore('postgres');
+      const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...ts.args]);
+      assert.equal(res.code, 0, res.stderr);
+    });
+    after(() => ts.drop());
+
+    for (const rowCacheMb of ['64', '0']) {
+      test(`row cache ${rowCacheMb} MiB`, { timeout: 120_000 }, async () => {
+        const cases = loadExpectations(dataset).filter((c) => (c.method ?? 'GET') === 'GET');
+        const serve: ServeProcess = await startServe([...ts.args, '--statement-slots', '1', '--response-cache-mb', '0', '--row-cache-mb', rowCacheMb, '--rate-limit-max', '0']);
+        try {
+          for (let round = 0; round < 3; round++) {
+            const order = shuffled([...cases, ...cases, ...cases, ...cases], round + 1);
+            const answers = await Promise.all(order.map((c) => get(serve.url + c.request)));
+            order.forEach((c, i) => {
+              const res = answers[i]!;
+              assert.equal(res.status, c.status, `${c.name}: ${res.text}`);
+              assert.equal(res.text, goJson(c.body), c.name);
+            });
+          }
+          const metrics = await (await fetch(`${serve.url}/metrics`)).text();
+          const batches = sample(metrics, 'epochview_store_batches_total') ?? 0;
+          const batched = sample(metrics, 'epochview_store_batched_statements_total') ?? 0;
+          assert.ok(batches > 0 && batched >= 2 * batches, `batches ${batches}, statements in them ${batched}`);
+        } finally {
+          await serve.stop();
+        }
+      });
+    }
+  });
+}

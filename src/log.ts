@@ -8,14 +8,35 @@ import { maskDatabaseUrl } from './db/store.js';
  * crash must not take with it. What is left is written when the process exits (pino flushes its
  * destination on exit).
  */
-const LOG_BATCH_BYTES = 4096;
+const LOG_BATCH_BYTES = 12_288;
 const LOG_FLUSH_MS = 100;
 const WARN = pino.levels.values.warn!;
 
+/** A database URL with its password masked; other values as they are. */
+const masked = (value: unknown) => (typeof value === 'string' ? maskDatabaseUrl(value) : value);
+
+/**
+ * pino's ISO time, made once per millisecond: under load a dozen request lines share it, and
+ * formatting a date per line was a fiftieth of the HTTP stack's CPU.
+ */
+function isoTimeOncePerMs(): () => string {
+  let ms = -1;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (now !== ms) {
+      ms = now;
+      text = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return text;
+  };
+}
+
 /**
  * Structured JSON logs on stdout. Secrets never reach them: a database URL logged under
- * `databaseUrl` (anywhere up to two levels deep) has its password masked, and the store's
- * location is masked where it is made (maskDatabaseUrl).
+ * `databaseUrl`, alone or in `settings`, has its password masked, and the store's location is
+ * masked where it is made (maskDatabaseUrl). (Serializers, which run for those keys only: pino's
+ * redact paths run on every line, and cost the request lines a twentieth of the HTTP stack's CPU.)
  */
 export function createLogger(level = 'info'): Logger {
   const stdout = pino.destination({ dest: process.stdout.fd, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
@@ -29,10 +50,10 @@ export function createLogger(level = 'info'): Logger {
         },
       },
       base: { service: 'epochview' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: {
-        paths: ['databaseUrl', '*.databaseUrl'],
-        censor: (value: unknown) => (typeof value === 'string' ? maskDatabaseUrl(value) : value),
+      timestamp: isoTimeOncePerMs(),
+      serializers: {
+        databaseUrl: masked,
+        settings: (settings: Record<string, unknown>) => ('databaseUrl' in settings ? { ...settings, databaseUrl: masked(settings.databaseUrl) } : settings),
       },
     },
     stdout,

@@ -252,10 +252,19 @@ export class Metrics {
     this.rowCache = cache;
   }
 
+  /** The request series of each operation and status, bound once: finding them by labels hashes the labels each time. */
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+
   observeRequest(operation: string, status: number, seconds: number): void {
-    const labels = { operation, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
+    const key = `${operation} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { operation, status: String(status) };
+      series = { count: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 }
 

@@ -135,6 +135,16 @@ export class ResponseCache {
       this.observe('hit');
       return Promise.resolve({ body: hit.answer.body, head: this.head });
     }
+    if (asked < 2) {
+      // Not kept, and not offered to identical requests either: a promise held in the long-lived
+      // registry for the whole computation cost a sixth of the req/s on never-repeated URLs
+      // (garbage collection, measured). An identical request arriving meanwhile is the URL's
+      // second: it computes once more, and the requests after it share that one. (Nor is the
+      // registry looked up: only the requests after a URL's first are ever in it.)
+      this.observe('miss');
+      this.observe('not-admitted-new');
+      return compute();
+    }
     // Keyed by the versions too: a request arriving after a block that changed its models must
     // not join one that began before it.
     const flightKey = `${stampOf(sources, state)} ${url}`;
@@ -144,14 +154,6 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    if (asked < 2) {
-      // Not kept, and not offered to identical requests either: a promise held in the long-lived
-      // registry for the whole computation cost a sixth of the req/s on never-repeated URLs
-      // (garbage collection, measured). An identical request arriving meanwhile is the URL's
-      // second: it computes once more, and the requests after it share that one.
-      this.observe('not-admitted-new');
-      return compute();
-    }
     const computing = compute().then((answer) => this.keep(url, key, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {

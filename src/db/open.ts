@@ -10,14 +10,14 @@ export interface StoreOptions {
   poolSize?: number | undefined;
   /** PostgreSQL server: cancel standalone statements after this many ms (0: never). */
   statementTimeoutMs?: number | undefined;
-  /** PostgreSQL server: how one-row statements are batched (see StatementBatches). */
+  /** How one-row statements are batched (see StatementBatches); the embedded store takes onBatch only. */
   batching?: Batching;
 }
 
 /** The one place that decides which store a command talks to. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs, opts.batching);
-  return PgliteStore.open(opts.dataDir);
+  return PgliteStore.open(opts.dataDir, opts.batching?.onBatch);
 }
 
 /** Opens the configured store and brings its schema up to date. */

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
+import { StatementBatches } from './statement-batches.js';
 import type { ListenHandlers, Queryable, SqlParam, Store } from './store.js';
 
 /** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
@@ -38,8 +39,13 @@ export class PgliteStore implements Store {
   private stopped: Error | undefined;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly worker: Worker, location: string) {
+  private constructor(
+    private readonly worker: Worker,
+    location: string,
+    onBatch?: (members: number) => void,
+  ) {
     this.location = location;
+    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch);
     worker.unref();
     worker.on('message', (m: ThreadMessage) => {
       if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
@@ -59,7 +65,8 @@ export class PgliteStore implements Store {
     worker.on('error', (err) => this.stop(new Error(`the PGlite thread of ${location} failed: ${err.message}`, { cause: err })));
   }
 
-  static async open(dataDir: string): Promise<PgliteStore> {
+  /** onBatch: told of each batch of statements (see queryRow), with its member count. */
+  static async open(dataDir: string, onBatch?: (members: number) => void): Promise<PgliteStore> {
     const worker = startThread({ dataDir });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: ThreadMessage) => {
@@ -75,7 +82,7 @@ export class PgliteStore implements Store {
       await worker.terminate();
       throw err;
     });
-    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`);
+    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch);
   }
 
   private stop(cause: Error): void {
@@ -98,8 +105,15 @@ export class PgliteStore implements Store {
     return this.call<Row[]>({ op: 'query', sql, params });
   }
 
-  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
-    return (await this.query<Row>(sql, params))[0];
+  /**
+   * Batched as on a server (see StatementBatches). The thread runs one statement at a time; two
+   * slots for a costly text keep the next batch queued there while this thread handles the last
+   * one's rows (one slot made the 1,000-row pages 13% slower; two, 33 to 43% faster than none).
+   */
+  private readonly batches: StatementBatches;
+
+  queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
+    return this.batches.queryRow<Row>(sql, params);
   }
 
   async exec(sql: string): Promise<void> {

@@ -23,9 +23,8 @@ export interface Queryable {
 export interface Store extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /**
-   * The first row of a statement (undefined when it answers none). On a PostgreSQL server, calls
-   * of one text arriving while others of it run wait, and run together as one statement (see
-   * StatementBatches).
+   * The first row of a statement (undefined when it answers none). Calls of one text arriving
+   * while others of it run wait, and run together as one statement (see StatementBatches).
    */
   queryRow<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row | undefined>;
   /** Where the data lives, safe to log (passwords masked). */

@@ -101,13 +101,13 @@ export class Metrics {
 
   readonly storeBatches = new Counter({
     name: 'epochview_store_batches_total',
-    help: 'PostgreSQL server: statements that ran several requests\' statements of one shape as one (see --statement-slots)',
+    help: 'Statements that ran several requests\' statements of one shape as one (see --statement-slots)',
     registers: [this.registry],
   });
 
   readonly storeBatched = new Counter({
     name: 'epochview_store_batched_statements_total',
-    help: 'PostgreSQL server: requests\' statements that ran in a batch (the rest ran alone)',
+    help: 'Requests\' statements that ran in a batch (the rest ran alone)',
     registers: [this.registry],
   });
 

@@ -7,8 +7,9 @@ import { STORE_KINDS } from '../helpers/stores.js';
 describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite') }, () => {
   // One store for the file: creating an in-memory PGlite runs initdb, which takes a while.
   let store: PgliteStore;
+  const batches: number[] = [];
   before(async () => {
-    store = await PgliteStore.open('memory://');
+    store = await PgliteStore.open('memory://', (n) => batches.push(n));
   });
   after(() => store.close());
 
@@ -66,6 +67,24 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
 
     const missing = (await store.query('SELECT * FROM nowhere').catch((e: unknown) => e)) as Error & { code?: string };
     assert.equal(missing.code, '42P01');
+  });
+
+  test('one-row statements waiting behind a transaction run as one batch, each with its own row', { timeout: 300_000 }, async () => {
+    const lookup = `SELECT $1::int * 10 AS v, $2::text AS label`;
+    // Its cost known first (cheap); the wait below counts in it, which bounds the batches
+    // (StatementBatches): the nine run as one batch or a few.
+    assert.deepEqual(await store.queryRow(lookup, [0, null]), { v: 0, label: null });
+    let rows: Promise<unknown>[] = [];
+    await store.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      // The thread is held until the transaction ends: the first statement waits in the thread,
+      // the other nine of its text wait here, and run together after it.
+      rows = Array.from({ length: 10 }, (_, i) => store.queryRow(lookup, [i, i % 2 === 0 ? null : `l${i}`]));
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    assert.deepEqual(await Promise.all(rows), Array.from({ length: 10 }, (_, i) => ({ v: i * 10, label: i % 2 === 0 ? null : `l${i}` })));
+    // Some ran together (the rest, if any, alone once the batches' bound was met).
+    assert.ok(batches.length > 0 && batches.every((n) => n >= 2) && batches.reduce((a, b) => a + b, 0) <= 9, `batches ${batches.join(', ')}`);
   });
 
   test('notices cross the thread; a closed store refuses calls', { timeout: 300_000 }, async () => {

@@ -3,8 +3,8 @@
  * shape: every request of the shared fixtures, eight times each, all at once (three rounds, in a
  * shuffled order), must give exactly the expected status and body while the
  * server runs the requests' statements in batches, with kept rows (the versions statements
- * batched) and without (the whole pages' statements batched). The metrics must show that
- * batches ran.
+ * batched) and without (the whole pages' statements batched). On the PostgreSQL server the
+ * metrics must show that batches ran.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -60,7 +60,10 @@ for (const [kind, dataset] of STORE_KINDS.flatMap((k) => DATASETS.map((d) => [k,
           const metrics = await (await fetch(`${serve.url}/metrics`)).text();
           const batches = sample(metrics, 'epochview_store_batches_total') ?? 0;
           const batched = sample(metrics, 'epochview_store_batched_statements_total') ?? 0;
-          assert.ok(batches > 0 && batched >= 2 * batches, `batches ${batches}, statements in them ${batched}`);
+          assert.ok(batched >= 2 * batches, `batches ${batches}, statements in them ${batched}`);
+          // PGlite's statements here take a tenth of a millisecond, and often end before the next
+          // copy arrives: whether a batch forms is timing (pglite-store.test.ts makes one for sure).
+          if (kind === 'postgres') assert.ok(batches > 0, 'no batch ran');
         } finally {
           await serve.stop();
         }

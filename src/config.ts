@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
 
 /**
@@ -22,7 +23,7 @@ export const SETTINGS = {
   demoOnEmpty: { flag: 'demo-on-empty', env: 'EPOCHVIEW_DEMO_ON_EMPTY', kind: 'bool', help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)' },
   batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '50000', help: 'ingest, serve --follow: events per transaction while catching up' },
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
-  statementSlots: { flag: 'statement-slots', env: 'EPOCHVIEW_STATEMENT_SLOTS', kind: 'int', default: '2', help: 'serve, PostgreSQL server: statements of one shape (a page of one operation, say) in flight at once; those arriving meanwhile wait and run together as one statement; cheap shapes run one at a time; about the server\'s cores; 0: every statement alone' },
+  statementSlots: { flag: 'statement-slots', env: 'EPOCHVIEW_STATEMENT_SLOTS', kind: 'int', default: String(DEFAULT_STATEMENT_SLOTS), help: 'serve, PostgreSQL server: statements of one shape (a page of one operation, say) in flight at once; those arriving meanwhile wait and run together as one statement; cheap shapes run one at a time; about the server\'s cores; 0: every statement alone' },
   follow: { flag: 'follow', env: 'EPOCHVIEW_FOLLOW', kind: 'string', help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)' },
   followPollMs: { flag: 'follow-poll-ms', env: 'EPOCHVIEW_FOLLOW_POLL_MS', kind: 'int', default: '500', help: 'serve --follow: how often to look for new lines, in ms' },
   brokerListen: { flag: 'broker-listen', env: 'EPOCHVIEW_BROKER_LISTEN', kind: 'string', help: "serve: listen at HOST:PORT for a Vega core's broker socket (its [Broker.Socket], nanomsg PAIR v0) and ingest what it sends" },

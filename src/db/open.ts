@@ -1,6 +1,7 @@
 import { migrate } from './migrate.js';
 import { PgliteStore } from './pglite-store.js';
-import { PostgresStore, type Batching } from './postgres-store.js';
+import { PostgresStore } from './postgres-store.js';
+import type { Batching } from './statement-batches.js';
 import type { Store } from './store.js';
 
 export interface StoreOptions {

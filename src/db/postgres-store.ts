@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StatementBatches } from './statement-batches.js';
+import { DEFAULT_STATEMENT_SLOTS, StatementBatches, type Batching } from './statement-batches.js';
 import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
@@ -19,15 +19,6 @@ export function wrap(err: unknown): unknown {
   // 57014 query_canceled: statement_timeout (or a cancel request).
   if ((err as { code?: string })?.code === '57014') return new StoreTimeoutError(err);
   return err;
-}
-
-/** Batches of one statement text in flight at once (StatementBatches' slots), unless set. */
-export const DEFAULT_STATEMENT_SLOTS = 2;
-
-/** How queryRow batches statements (see StatementBatches): slots 0 runs each alone. */
-export interface Batching {
-  slots?: number | undefined;
-  onBatch?: (members: number) => void;
 }
 
 /** How long a lost listening connection waits before connecting again. */

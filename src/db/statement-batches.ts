@@ -4,7 +4,16 @@ import { StoreTimeoutError, StoreUnavailableError, type SqlParam } from './store
 export type RunStatement = <Row extends object>(sql: string, params: readonly SqlParam[]) => Promise<Row[]>;
 
 /** The most statements of one text run as one. */
-export const MAX_BATCH = 64;
+const MAX_BATCH = 64;
+
+/** Batches of one statement text in flight at once on a PostgreSQL server (`--statement-slots`), unless set. */
+export const DEFAULT_STATEMENT_SLOTS = 2;
+
+/** How a store batches queryRow's statements: slots (0: each alone; the embedded store has its own), and who is told of each batch. */
+export interface Batching {
+  slots?: number | undefined;
+  onBatch?: (members: number) => void;
+}
 
 /** When a text's statements are cheap, and how long a batch may take (see StatementBatches). */
 export interface BatchTuning {
@@ -14,7 +23,7 @@ export interface BatchTuning {
   batchBudgetMs: number;
 }
 
-export const DEFAULT_TUNING: BatchTuning = { cheapMemberMs: 0.5, batchBudgetMs: 20 };
+const DEFAULT_TUNING: BatchTuning = { cheapMemberMs: 0.5, batchBudgetMs: 20 };
 
 /** Texts whose cost is remembered while none of their statements runs. */
 const MAX_TEXTS = 1000;
@@ -74,13 +83,17 @@ export class StatementBatches {
   /** The first row of a statement (undefined if it answers none). */
   queryRow<Row extends object>(sql: string, params: readonly SqlParam[]): Promise<Row | undefined> {
     if (params.length === 0 || params.some((p) => Array.isArray(p))) return this.run<Row>(sql, params).then((rows) => rows[0]);
+    const text = this.textOf(sql);
+    return new Promise<object | undefined>((resolve, reject) => {
+      text.waiting.push({ params, resolve, reject });
+      if (text.running < this.slotsOf(text)) this.start(sql, text);
+    }) as Promise<Row | undefined>;
+  }
+
+  private textOf(sql: string): Text {
     let text = this.texts.get(sql);
     if (!text) this.texts.set(sql, (text = { running: 0, waiting: [], memberMs: undefined }));
-    const waiting = text;
-    return new Promise<object | undefined>((resolve, reject) => {
-      waiting.waiting.push({ params, resolve, reject });
-      if (waiting.running < this.slotsOf(waiting)) this.start(sql, waiting);
-    }) as Promise<Row | undefined>;
+    return text;
   }
 
   private slotsOf(text: Text): number {

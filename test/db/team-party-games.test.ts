@@ -1,41 +1,90 @@
 /**
  * team_party_games (migration 011): the epochs in which each party of a team played each game,
- * which the team statistics page reads instead of the games of every row. Ingestion writes it
- * block by block; the migration fills it from team_member_stats when it upgrades a store that
- * has data. Both must give the table that team_member_stats' games define.
+ * which the team statistics page reads. Ingestion writes it block by block; migration 011 filled
+ * it from team_member_stats' games when it upgraded a store that had data, and migration 014
+ * then dropped those games, which nothing read any more.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { loadMigrations, splitStatements } from '../../src/db/migrate.js';
+import { after, before, describe, test } from 'node:test';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { openStore } from '../../src/db/open.js';
+import type { Store } from '../../src/db/store.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
 import { useServedStore } from '../helpers/served-store.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-/** team_party_games as team_member_stats' games define it. */
-const DEFINED = `SELECT encode(s.team_id, 'hex') || '|' || encode(s.party, 'hex') || '|' || encode(u.g, 'hex') || '|' || range_agg(int8range(s.epoch, s.epoch, '[]'))::text AS r
-                   FROM team_member_stats AS s CROSS JOIN LATERAL unnest(s.games) AS u(g)
-                  GROUP BY s.team_id, s.party, u.g ORDER BY s.team_id, s.party, u.g`;
+const T = 'aa'.repeat(32);
+const P1 = 'b1'.repeat(32);
+const P2 = 'b2'.repeat(32);
+const G1 = 'c1'.repeat(32);
+const G2 = 'c2'.repeat(32);
 
-/** The migration's statement that fills the table from the rows a store already has. */
-const backfill = () => {
-  const migration = loadMigrations().find((m) => m.version === 11)!;
-  return splitStatements(migration.sql).find((s) => s.startsWith('INSERT INTO team_party_games'))!;
-};
+/** Rows of team_member_stats before migration 011: (party, epoch, games). */
+const ROWS: [string, number, string[]][] = [
+  [P1, 3, [G1, G2]],
+  [P1, 4, [G1]],
+  [P1, 5, []],
+  [P1, 6, [G1]],
+  [P2, 4, [G2]],
+];
+
+const migrations = (from: number, to: number) => loadMigrations().filter((m) => m.version >= from && m.version <= to);
+
+/** team_party_games as text rows (as dumpReadModels gives them), at any schema version since 011. */
+const partyGames = async (store: Store) =>
+  (
+    await store.query<{ r: string }>(
+      `SELECT encode(team_id, 'hex') || '|' || encode(party, 'hex') || '|' || encode(game_id, 'hex') || '|' || epochs::text AS r
+         FROM team_party_games ORDER BY team_id, party, game_id`,
+    )
+  ).map((x) => x.r);
 
 for (const kind of STORE_KINDS) {
   describe(`team_party_games on ${kind}`, () => {
     // One block per transaction: rewards of an epoch whose row an earlier transaction wrote.
-    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson`, args: ['--batch-events', '1'] }, server: false });
+    const byBlock = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson`, args: ['--batch-events', '1'] }, server: false });
+    const together = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson` }, server: false });
 
-    test('ingestion writes the epochs of each party\'s games, and the migration\'s backfill gives the same table', async () => {
-      const defined = (await served.store.query<{ r: string }>(DEFINED)).map((x) => x.r);
-      assert.ok(defined.length > 10, String(defined.length));
-      const ingested = (await dumpReadModels(served.store)).team_party_games;
-      assert.deepEqual(ingested, defined);
-      await served.store.exec('DELETE FROM team_party_games');
-      await served.store.exec(backfill());
-      assert.deepEqual((await dumpReadModels(served.store)).team_party_games, defined);
+    test('ingested block by block, every read model is what one transaction writes', async () => {
+      const [a, b] = [await dumpReadModels(byBlock.store), await dumpReadModels(together.store)];
+      assert.ok(a.team_party_games!.length > 10, String(a.team_party_games!.length));
+      assert.deepEqual(a, b);
+    });
+
+    describe('upgrading a store with data', () => {
+      let ts: TestStore;
+      let store: Store;
+      before(async () => {
+        ts = await createTestStore(kind);
+        store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir ?? '' });
+      });
+      after(async () => {
+        await store?.close();
+        await ts?.drop();
+      });
+
+      test("migration 011 fills it from team_member_stats' games, and migration 014 drops those", async () => {
+        await migrate(store, migrations(1, 10));
+        await store.query(
+          `INSERT INTO team_member_stats (team_id, party, epoch, games)
+           SELECT decode($1, 'hex'), decode(p, 'hex'), e, ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g)
+             FROM unnest($2::text[], $3::int8[], $4::text[]) AS u(p, e, gs)`,
+          [T, ROWS.map((r) => r[0]), ROWS.map((r) => String(r[1])), ROWS.map((r) => r[2].join(','))],
+        );
+        await migrate(store, migrations(11, 11));
+        const expected = [`${T}|${P1}|${G1}|{[3,5),[6,7)}`, `${T}|${P1}|${G2}|{[3,4)}`, `${T}|${P2}|${G2}|{[4,5)}`];
+        assert.deepEqual(await partyGames(store), expected);
+
+        await migrate(store);
+        const columns = await store.query<{ c: string }>(
+          `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'team_member_stats' ORDER BY ordinal_position`,
+        );
+        assert.deepEqual(columns.map((r) => r.c), ['team_id', 'party', 'epoch', 'quantum_volume', 'quantum_rewards']);
+        assert.deepEqual(await partyGames(store), expected);
+        const [{ n } = { n: 0 }] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM team_member_stats');
+        assert.equal(n, ROWS.length);
+      });
     });
   });
 }

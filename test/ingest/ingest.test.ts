@@ -85,10 +85,11 @@ for (const kind of STORE_KINDS) {
       // Team 2's first member: volume 1 each epoch, rewards epoch + seq, one team-scoped game.
       const game2 = `22${'02'.repeat(31)}`;
       assert.deepEqual(d.team_member_stats!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)), [
-        `${hex('a2')}|${hex('c1')}|1|1|4|${game2}`,
-        `${hex('a2')}|${hex('c1')}|2|1|5|${game2}`,
-        `${hex('a2')}|${hex('c1')}|3|1|6|${game2}`,
+        `${hex('a2')}|${hex('c1')}|1|1|4`,
+        `${hex('a2')}|${hex('c1')}|2|1|5`,
+        `${hex('a2')}|${hex('c1')}|3|1|6`,
       ]);
+      assert.deepEqual(d.team_party_games!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)), [`${hex('a2')}|${hex('c1')}|${game2}|{[1,4)}`]);
       // The game whose latest recurring transfer turned individual is no longer team-scoped.
       assert.equal(d.game_scopes!.filter((r) => r.endsWith('|true')).length, 5);
     });

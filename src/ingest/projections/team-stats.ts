@@ -9,6 +9,7 @@ interface StatsDelta {
   /** Set by team statistics (last one wins); null when only rewards touched the row. */
   volume: bigint | null;
   rewards: bigint;
+  /** The games of the rewards counted in the row, for team_party_games. */
   games: Set<string>;
 }
 
@@ -163,16 +164,11 @@ async function insertStats(tx: Queryable, rows: StatsDelta[], mode: 'insert' | '
       ? ''
       : `ON CONFLICT (team_id, party, epoch) DO UPDATE SET
            ${mode === 'set volume' ? 'quantum_volume = excluded.quantum_volume,' : ''}
-           quantum_rewards = t.quantum_rewards + excluded.quantum_rewards,
-           games = CASE WHEN cardinality(excluded.games) = 0 THEN t.games
-                        ELSE ARRAY(SELECT DISTINCT g FROM unnest(t.games || excluded.games) AS g ORDER BY 1) END`;
+           quantum_rewards = t.quantum_rewards + excluded.quantum_rewards`;
   await tx.query(
-    `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards, games)
-     SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r,
-            -- Most rows (team statistics) have no games: no subquery run for those.
-            CASE WHEN gs = '' THEN '{}'::bytea[]
-                 ELSE ARRAY(SELECT decode(g, 'hex') FROM unnest(string_to_array(gs, ',')) AS g ORDER BY 1) END
-       FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[], $6::text[]) AS u(tm, p, e, v, r, gs)
+    `INSERT INTO team_member_stats AS t (team_id, party, epoch, quantum_volume, quantum_rewards)
+     SELECT decode(tm, 'hex'), decode(p, 'hex'), e, v, r
+       FROM unnest($1::text[], $2::text[], $3::int8[], $4::numeric[], $5::numeric[]) AS u(tm, p, e, v, r)
      ${conflict}`,
     [
       rows.map((r) => r.teamId),
@@ -180,7 +176,6 @@ async function insertStats(tx: Queryable, rows: StatsDelta[], mode: 'insert' | '
       rows.map((r) => String(r.epoch)),
       rows.map((r) => String(r.volume ?? 0n)),
       rows.map((r) => String(r.rewards)),
-      rows.map((r) => [...r.games].join(',')),
     ],
   );
 }

@@ -52,6 +52,7 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
                             (default 1)
   --soak s                  seconds of the soak, Zipf traffic with the cache on (default 600; 0: none)
   --block-ms ms             one block appended every ms (default 1000)
+  --response-cache-mb n     the response cache when on (default 64, as serve's)
   --seed n                  demo chain seed and URL sample (default 1)
   --cache dir               demo files (default bench/.cache)
   --out dir                 results folder (default bench/results)`;
@@ -69,6 +70,7 @@ const { values, fail } = benchArgs(HELP, {
   rounds: { type: 'string', default: '1' },
   soak: { type: 'string', default: '600' },
   'block-ms': { type: 'string', default: '1000' },
+  'response-cache-mb': { type: 'string', default: '64' },
   seed: { type: 'string', default: '1' },
   cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
   out: { type: 'string', default: join(ROOT, 'bench', 'results') },
@@ -92,6 +94,7 @@ const warmup = num('warmup', 0);
 const rounds = num('rounds', 1);
 const soak = num('soak', 0);
 const blockMs = num('block-ms', 10);
+const cacheMb = num('response-cache-mb', 1);
 const seed = num('seed', 0);
 
 const started = Date.now();
@@ -191,7 +194,7 @@ try {
   cleanups.push(async () => server?.stop());
   const serve = async (cache: 'off' | 'on') => {
     await server?.stop();
-    server = await startService([...s.args, '--follow', follow, '--response-cache-mb', cache === 'on' ? '64' : '0'], 'warn');
+    server = await startService([...s.args, '--follow', follow, '--response-cache-mb', cache === 'on' ? String(cacheMb) : '0'], 'warn');
     return server;
   };
 
@@ -297,7 +300,7 @@ try {
     '',
     `- machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}); versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
     `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms: the demo's last ${ingested.held.length} blocks with quiet blocks (a time update and events of other kinds) between them, ${(100 * oursShare).toFixed(1)}% of the ${held.length} carrying events of our kinds (wanted: ${(100 * ourShare.share).toFixed(1)}%, ${ourShare.source})`,
-    `- load: wrk, 2 threads, c=${connections}, URLs drawn from the data (every scenario in turn); all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-ups and ${distinctParts.run.length} for the runs, no URL asked twice of a server (${repeated} requests repeated one); Zipf: s = 1 over ${urls.length} URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on, the next round on then off (serve restarted between)`,
+    `- load: wrk, 2 threads, c=${connections}, URLs drawn from the data (every scenario in turn); all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-ups and ${distinctParts.run.length} for the runs, no URL asked twice of a server (${repeated} requests repeated one); Zipf: s = 1 over ${urls.length} URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (--response-cache-mb ${cacheMb}), the next round on then off (serve restarted between)`,
     '',
     '| traffic | cache | req/s | p50 ms | p99 ms | errors | hit / shared / miss / bypass | not admitted | blocks (with our events) | load average |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',

@@ -22,6 +22,7 @@ import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdt
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { DEFAULT_RESPONSE_CACHE_BYTES } from '../src/http/response-cache.js';
 import { demoFile } from './ingest.js';
 import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -33,6 +34,9 @@ import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.
 import { mixedUrls } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+
+/** serve's response cache when on, unless --response-cache-mb says otherwise. */
+const DEFAULT_CACHE_MB = DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20;
 
 const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
 
@@ -52,7 +56,7 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
                             (default 1)
   --soak s                  seconds of the soak, Zipf traffic with the cache on (default 600; 0: none)
   --block-ms ms             one block appended every ms (default 1000)
-  --response-cache-mb n     the response cache when on (default 64, as serve's)
+  --response-cache-mb n     the response cache when on (default ${DEFAULT_CACHE_MB}, as serve's)
   --seed n                  demo chain seed and URL sample (default 1)
   --cache dir               demo files (default bench/.cache)
   --out dir                 results folder (default bench/results)`;
@@ -70,7 +74,7 @@ const { values, fail } = benchArgs(HELP, {
   rounds: { type: 'string', default: '1' },
   soak: { type: 'string', default: '600' },
   'block-ms': { type: 'string', default: '1000' },
-  'response-cache-mb': { type: 'string', default: '64' },
+  'response-cache-mb': { type: 'string', default: String(DEFAULT_CACHE_MB) },
   seed: { type: 'string', default: '1' },
   cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
   out: { type: 'string', default: join(ROOT, 'bench', 'results') },

@@ -16,6 +16,7 @@ import { cpus, freemem, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES } from '../src/http/response-cache.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
 import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
@@ -27,6 +28,9 @@ import { random, readCursors, readKeys, type Keys } from './sample.js';
 import { buildScenarios, SCENARIO_IDS, selectScenarioIds, type Scenario } from './scenarios.js';
 import { startCeiling, startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+
+/** serve's response cache when on, unless --response-cache-mb says otherwise. */
+const DEFAULT_CACHE_MB = DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20;
 
 const HELP = `usage: npm run bench -- [options]
 
@@ -50,7 +54,7 @@ const HELP = `usage: npm run bench -- [options]
                             harness quickly; not a benchmark)
   --skip-ceiling            do not measure the ceiling
   --gzip                    send Accept-Encoding: gzip (default: no compression)
-  --response-cache-mb n     the response cache when on (default 64, as serve's)
+  --response-cache-mb n     the response cache when on (default ${DEFAULT_CACHE_MB}, as serve's)
   --log-level level         the servers' log level (default info: one log line per request)
   --seed n                  demo chain seed (default 1)
   --cache dir               demo files and reused stores (default bench/.cache)
@@ -77,7 +81,7 @@ const { values, fail } = benchArgs(HELP, {
   requests: { type: 'string' },
   'skip-ceiling': { type: 'boolean', default: false },
   gzip: { type: 'boolean', default: false },
-  'response-cache-mb': { type: 'string', default: '64' },
+  'response-cache-mb': { type: 'string', default: String(DEFAULT_CACHE_MB) },
   urls: { type: 'string', default: '1000' },
   'response-cache': { type: 'string', default: 'off,on' },
   'log-level': { type: 'string', default: 'info' },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES } from './http/response-cache.js';
 
 /**
  * Every setting in one table: each has a flag and an environment variable (the flag wins),
@@ -32,7 +33,7 @@ export const SETTINGS = {
   requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: String(DEFAULT_LIMITS.requestTimeoutMs), help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
   maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: String(DEFAULT_LIMITS.maxUrlLength), help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
   maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: String(DEFAULT_LIMITS.maxFilterValues), help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
-  responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for answers kept until a block changes what they show (identical requests then cost no query), in MiB; 0: no cache' },
+  responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: String(DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20), help: 'serve: memory for answers kept until a block changes what they show (identical requests then cost no query), in MiB; 0: no cache' },
   rowCacheMb: { flag: 'row-cache-mb', env: 'EPOCHVIEW_ROW_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for the text of page rows (referral sets, reward summaries, team members\' statistics) kept by version, so that pages move only the versions of their rows from the store, in MiB; 0: none' },
   rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitMax), help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
   rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitWindowMs), help: 'serve: the rate limit window, in ms' },

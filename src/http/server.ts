@@ -14,7 +14,7 @@ import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { goJson } from '../contract/json.js';
-import { ResponseCache, type Answer } from './response-cache.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache, type Answer } from './response-cache.js';
 import { RowCache } from '../pagination/row-cache.js';
 import { queryPairs } from '../contract/query.js';
 
@@ -60,7 +60,6 @@ export interface Startup {
   waitingFor(): string | undefined;
 }
 
-export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 2 ** 20;
 export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
 /** URLs are logged up to this many characters (a rejected long URL stays one readable line). */

@@ -21,7 +21,7 @@ export type CacheEvent = CacheOutcome | `not-admitted-${NotAdmitted}`;
 /**
  * The cache's bound unless set (`--response-cache-mb`). On the mainnet chain the answers asked
  * most outgrow 64 MiB (1,000-row pages of 0.44 MB, a big team's 2.7 MB): live Zipf traffic over
- * 2,000 URLs hit 86% with 64 MiB, 98 to 99% with 256. Memory is taken only by answers asked twice.
+ * 2,000 URLs hit 86% with 64 MiB, 96 to 99% with 256. Memory is taken only by answers asked twice.
  */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 256 * 2 ** 20;
 

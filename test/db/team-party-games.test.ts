@@ -10,7 +10,7 @@ import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { openStore } from '../../src/db/open.js';
 import type { Store } from '../../src/db/store.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { dumpReadModels } from '../helpers/dump.js';
+import { dumpReadModels, dumpTable } from '../helpers/dump.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -30,15 +30,6 @@ const ROWS: [string, number, string[]][] = [
 ];
 
 const migrations = (from: number, to: number) => loadMigrations().filter((m) => m.version >= from && m.version <= to);
-
-/** team_party_games as text rows (as dumpReadModels gives them), at any schema version since 011. */
-const partyGames = async (store: Store) =>
-  (
-    await store.query<{ r: string }>(
-      `SELECT encode(team_id, 'hex') || '|' || encode(party, 'hex') || '|' || encode(game_id, 'hex') || '|' || epochs::text AS r
-         FROM team_party_games ORDER BY team_id, party, game_id`,
-    )
-  ).map((x) => x.r);
 
 for (const kind of STORE_KINDS) {
   describe(`team_party_games on ${kind}`, () => {
@@ -74,16 +65,15 @@ for (const kind of STORE_KINDS) {
         );
         await migrate(store, migrations(11, 11));
         const expected = [`${T}|${P1}|${G1}|{[3,5),[6,7)}`, `${T}|${P1}|${G2}|{[3,4)}`, `${T}|${P2}|${G2}|{[4,5)}`];
-        assert.deepEqual(await partyGames(store), expected);
+        assert.deepEqual(await dumpTable(store, 'team_party_games'), expected);
 
         await migrate(store);
         const columns = await store.query<{ c: string }>(
           `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'team_member_stats' ORDER BY ordinal_position`,
         );
         assert.deepEqual(columns.map((r) => r.c), ['team_id', 'party', 'epoch', 'quantum_volume', 'quantum_rewards']);
-        assert.deepEqual(await partyGames(store), expected);
-        const [{ n } = { n: 0 }] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM team_member_stats');
-        assert.equal(n, ROWS.length);
+        assert.deepEqual(await dumpTable(store, 'team_party_games'), expected);
+        assert.equal((await dumpTable(store, 'team_member_stats')).length, ROWS.length);
       });
     });
   });

@@ -1,7 +1,7 @@
 import type { Store } from '../../src/db/store.js';
 
 /** Every read-model table as ordered text rows, for comparing whole stores. */
-const TABLES: Record<string, string> = {
+const TABLES = {
   chain_head: `SELECT height::text, block_time::text, block_hash, last_ended_epoch::text FROM chain_head`,
   referral_sets: `SELECT encode(id,'hex'), encode(referrer,'hex'), created_at::text, updated_at::text, referee_count::text FROM referral_sets ORDER BY id`,
   referral_set_referees: `SELECT encode(referee,'hex'), encode(set_id,'hex'), at_epoch::text, joined_at::text FROM referral_set_referees ORDER BY referee`,
@@ -13,20 +13,25 @@ const TABLES: Record<string, string> = {
   team_party_games: `SELECT encode(team_id,'hex'), encode(party,'hex'), encode(game_id,'hex'), epochs::text FROM team_party_games ORDER BY team_id, party, game_id`,
   team_epochs: `SELECT encode(team_id,'hex'), epoch::text FROM team_epochs ORDER BY team_id, epoch`,
   epoch_reward_summaries: `SELECT epoch::text, encode(asset_id,'hex'), encode(market_id,'hex'), reward_type, amount::text FROM epoch_reward_summaries ORDER BY epoch, asset_id, market_id, reward_type`,
-};
+} satisfies Record<string, string>;
+
+export type ReadModelTable = keyof typeof TABLES;
 
 export async function dumpReadModels(store: Store): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  for (const [name, sql] of Object.entries(TABLES)) {
-    // Alias every selected value so that no two share a column name.
-    let n = 0;
-    const aliased = sql.replace(/^SELECT ([\s\S]*?) FROM (?=[a-z_]+( ORDER BY|$))/, (_, cols: string) => {
-      const parts = splitColumns(cols).map((c) => `${c} AS c${n++}`);
-      return `SELECT ${parts.join(', ')} FROM `;
-    });
-    out[name] = (await store.query<Record<string, string | null>>(aliased)).map((r) => Object.values(r).map((v) => v ?? 'null').join('|'));
-  }
+  for (const name of Object.keys(TABLES) as ReadModelTable[]) out[name] = await dumpTable(store, name);
   return out;
+}
+
+/** One read-model table as ordered text rows (usable on a schema that lacks the other tables' newer columns). */
+export async function dumpTable(store: Store, name: ReadModelTable): Promise<string[]> {
+  // Alias every selected value so that no two share a column name.
+  let n = 0;
+  const aliased = TABLES[name].replace(/^SELECT ([\s\S]*?) FROM (?=[a-z_]+( ORDER BY|$))/, (_, cols: string) => {
+    const parts = splitColumns(cols).map((c) => `${c} AS c${n++}`);
+    return `SELECT ${parts.join(', ')} FROM `;
+  });
+  return (await store.query<Record<string, string | null>>(aliased)).map((r) => Object.values(r).map((v) => v ?? 'null').join('|'));
 }
 
 /** One value of a query, as text. */

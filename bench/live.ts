@@ -22,7 +22,7 @@ import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdt
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { DEFAULT_RESPONSE_CACHE_BYTES } from '../src/http/response-cache.js';
+import { SETTINGS } from '../src/config.js';
 import { demoFile } from './ingest.js';
 import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -36,7 +36,7 @@ import { startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
 
 /** serve's response cache when on, unless --response-cache-mb says otherwise. */
-const DEFAULT_CACHE_MB = DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20;
+const DEFAULT_CACHE_MB = SETTINGS.responseCacheMb.default;
 
 const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
 
@@ -74,7 +74,7 @@ const { values, fail } = benchArgs(HELP, {
   rounds: { type: 'string', default: '1' },
   soak: { type: 'string', default: '600' },
   'block-ms': { type: 'string', default: '1000' },
-  'response-cache-mb': { type: 'string', default: String(DEFAULT_CACHE_MB) },
+  'response-cache-mb': { type: 'string', default: DEFAULT_CACHE_MB },
   seed: { type: 'string', default: '1' },
   cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
   out: { type: 'string', default: join(ROOT, 'bench', 'results') },

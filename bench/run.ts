@@ -16,7 +16,7 @@ import { cpus, freemem, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
-import { DEFAULT_RESPONSE_CACHE_BYTES } from '../src/http/response-cache.js';
+import { SETTINGS } from '../src/config.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
 import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
@@ -30,7 +30,7 @@ import { startCeiling, startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
 
 /** serve's response cache when on, unless --response-cache-mb says otherwise. */
-const DEFAULT_CACHE_MB = DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20;
+const DEFAULT_CACHE_MB = SETTINGS.responseCacheMb.default;
 
 const HELP = `usage: npm run bench -- [options]
 
@@ -81,7 +81,7 @@ const { values, fail } = benchArgs(HELP, {
   requests: { type: 'string' },
   'skip-ceiling': { type: 'boolean', default: false },
   gzip: { type: 'boolean', default: false },
-  'response-cache-mb': { type: 'string', default: String(DEFAULT_CACHE_MB) },
+  'response-cache-mb': { type: 'string', default: DEFAULT_CACHE_MB },
   urls: { type: 'string', default: '1000' },
   'response-cache': { type: 'string', default: 'off,on' },
   'log-level': { type: 'string', default: 'info' },

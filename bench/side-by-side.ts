@@ -142,7 +142,8 @@ try {
   ];
   const out = join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  const path = join(out, `${date}-${values.compare}.md`);
+  // Named by the commit too: a run of another build the same day does not overwrite it.
+  const path = join(out, `${date}-${values.compare}${commit ? `-${commit}` : ''}.md`);
   writeFileSync(path, lines.join('\n') + '\n');
   process.stdout.write(lines.join('\n') + '\n');
   log(`written to ${path}`);

@@ -75,7 +75,11 @@ function stampOf(sources: readonly AnswerSource[], state: HeadState): string {
  * When the cache is full, what goes is chosen by requests per byte (the doorkeeper's counts over
  * the entry's bytes): the least worth of the 16 least recently used entries, until there is room;
  * and if one of them is worth as much as the new answer, the new answer is not kept. So a page
- * of 1,000 rows asked now and then does not push out fifty small answers asked more often.
+ * of 1,000 rows asked now and then does not push out fifty small answers asked more often. The
+ * new answer's worth counts its URL's requests before this one (a kept entry's counts only
+ * requests it had, or was kept by): to push others out, a URL must have been asked more often
+ * than they were. URLs asked in turn, more than fit, then leave the cache holding those it has
+ * instead of each pushing out the next one to be asked.
  * (doorkeeperCapacity 0: every answer is kept on its first request, least recently used out.)
  */
 export class ResponseCache {
@@ -219,7 +223,7 @@ export class ResponseCache {
   private makeRoom(key: number, bytes: number): boolean {
     const need = this.entriesBytes + bytes - this.maxBytes;
     if (this.doorkeeper === undefined || need <= 0) return true;
-    const worth = this.doorkeeper.count(key) / bytes;
+    const worth = (this.doorkeeper.count(key) - 1) / bytes;
     const out = new Set<string>();
     let freed = 0;
     while (freed < need) {

@@ -316,8 +316,9 @@ test('doorkeeper, full cache: the least worth (requests per byte) of the least r
   outcomes.length = 0;
   await ask('/d');
   await ask('/d'); // asked twice, as often as /a and /c: not kept
-  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'miss', 'not-admitted-crowded']);
-  await ask('/d'); // 3 times: /a goes (of the least worth, /a and /c, the least recently used)
+  await ask('/d'); // asked twice before: still not kept
+  assert.deepEqual(outcomes, ['miss', 'not-admitted-new', 'miss', 'not-admitted-crowded', 'miss', 'not-admitted-crowded']);
+  await ask('/d'); // 3 times before: /a goes (of the least worth, /a and /c, the least recently used)
   assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
   await cache.answer('/c', SETS, async () => assert.fail('/c is kept'));
   await cache.answer('/b', SETS, async () => assert.fail('/b is kept'));
@@ -334,6 +335,23 @@ test('doorkeeper, full cache: a big answer does not push out small ones asked as
   for (let i = 0; i < 3; i++) await ask('/big', 800); // 1,008 bytes: /s would have to go
   assert.deepEqual(cache.size, { bytes: 304, entries: 1 });
   assert.deepEqual(outcomes.slice(-2), ['miss', 'not-admitted-crowded']);
-  for (let i = 0; i < 8; i++) await ask('/big', 800); // 11 requests in 1,008 bytes beat 3 in 304
+  for (let i = 0; i < 7; i++) await ask('/big', 800); // 9 requests before in 1,008 bytes: not more than 3 in 304
+  assert.deepEqual(cache.size, { bytes: 304, entries: 1 });
+  await ask('/big', 800); // 10 before: more
   assert.deepEqual(cache.size, { bytes: 1008, entries: 1 });
+});
+
+test('doorkeeper, full cache: URLs asked in turn, more than fit, leave the cache holding those it has', async () => {
+  // 10 URLs asked round and round, answers of 300 to 399 bytes, room for 6 of them. Each lap then
+  // hits the 6 kept, and the other 4 push nothing out: each had been asked as often as those kept
+  // (counting its request now, each would push out the next one to be asked: 4 hits a lap).
+  const { cache, outcomes } = cacheWithLog(6 * 550, 1000);
+  cache.setHead(at('5'));
+  const ask = (i: number) => cache.answer(`/u${i}`, SETS, async () => answerAt('5', 'x'.repeat(300 + ((i * 37) % 100))));
+  for (let lap = 0; lap < 2; lap++) for (let i = 0; i < 10; i++) await ask(i);
+  outcomes.length = 0;
+  for (let lap = 0; lap < 4; lap++) for (let i = 0; i < 10; i++) await ask(i);
+  assert.equal(outcomes.filter((o) => o === 'hit').length, 24, '6 hits a lap');
+  assert.equal(outcomes.filter((o) => o === 'not-admitted-crowded').length, 16, 'the other 4 not kept');
+  assert.equal(cache.size.entries, 6);
 });

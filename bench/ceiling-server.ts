@@ -13,7 +13,7 @@ import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/db/store.js';
 import { gzipAsync, sendsGzip } from '../src/http/compression.js';
 import { buildServer } from '../src/http/server.js';
-import { createLogger } from '../src/log.js';
+import { createLogger, writeRequestLine } from '../src/log.js';
 
 export interface RecordedResponse {
   status: number;
@@ -40,7 +40,8 @@ const noStore: Store = {
   close: async () => {},
 };
 
-const app = await buildServer({ store: noStore, operations: OPERATIONS, logger: createLogger(logLevel), responseCacheBytes: 0 });
+const logger = createLogger(logLevel);
+const app = await buildServer({ store: noStore, operations: OPERATIONS, logger, responseCacheBytes: 0, requestLog: (reqId, line) => writeRequestLine(logger, reqId, line) });
 // After the server's own onRequest hooks (CORS); onSend (compression) and onResponse (the log
 // line) still run for this reply, as they do for the real one.
 app.addHook('onRequest', async (request, reply) => {

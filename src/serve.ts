@@ -14,7 +14,7 @@ import { BrokerSource } from './ingest/broker.js';
 import { FileFollower, type FollowStatus } from './ingest/follow.js';
 import { readCheckpoint, type IngestOptions } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
-import { createLogger } from './log.js';
+import { createLogger, writeRequestLine } from './log.js';
 import { Metrics } from './http/metrics.js';
 import { ndjsonBatches } from './sources/ndjson/decoder.js';
 
@@ -242,6 +242,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     trustProxy,
     startup: gate,
     member: role?.member,
+    requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
     ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
     limits: {
       maxUrlLength: settings.maxUrlLength!,

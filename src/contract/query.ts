@@ -78,14 +78,26 @@ function goQuote(s: string): string {
   return JSON.stringify(s);
 }
 
+/** Each operation's field names by query key, made once per operation rather than per request. */
+const keyMaps = new WeakMap<Record<string, FieldSpec>, ReadonlyMap<string, string>>();
+
+function fieldsByKey(specs: Record<string, FieldSpec>): ReadonlyMap<string, string> {
+  let byKey = keyMaps.get(specs);
+  if (byKey === undefined) {
+    const map = new Map<string, string>();
+    for (const name of Object.keys(specs)) for (const key of specs[name]!.keys) map.set(key, name);
+    keyMaps.set(specs, (byKey = map));
+  }
+  return byKey;
+}
+
 /**
  * Reads the fields of `specs` from the query pairs: per field name (the record key) its value,
  * typed by its kind, or undefined when not given; repeated fields give a list (empty when absent).
  */
 export function parseQuery<Specs extends Record<string, FieldSpec>>(pairs: readonly [string, string][], specs: Specs): ParsedQuery<Specs> {
   const names = Object.keys(specs) as (keyof Specs & string)[];
-  const byKey = new Map<string, keyof Specs & string>();
-  for (const name of names) for (const key of specs[name]!.keys) byKey.set(key, name);
+  const byKey = fieldsByKey(specs) as ReadonlyMap<string, keyof Specs & string>;
 
   // Each field's (key, value) pairs, in query order.
   const given = new Map<string, [string, string][]>();

@@ -38,6 +38,18 @@ export interface ServerOptions {
   source?: () => object;
   /** One of several processes answering on one port (serve --workers); alone when absent. */
   member?: ClusterMember | undefined;
+  /** Writes a request's line at info; `logger.child({ reqId }).info(line, 'request')` when absent. */
+  requestLog?: (reqId: string, line: RequestLine) => void;
+}
+
+/** The fields of a request's log line, in the order they are written. */
+export interface RequestLine {
+  operation: string;
+  method: string;
+  url: string;
+  route: string | null;
+  status: number;
+  ms: number;
 }
 
 /**
@@ -289,6 +301,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const url = request.url.length > LOGGED_URL_LENGTH ? `${request.url.slice(0, LOGGED_URL_LENGTH)}…` : request.url;
     const line = { operation, method: request.method, url, route: (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url ?? null, status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
     if (QUIET_OPERATIONS.has(operation)) request.log.debug(line, 'request');
+    else if (opts.requestLog) opts.requestLog(request.id, line);
     else request.log.info(line, 'request');
   }
 }

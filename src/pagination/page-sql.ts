@@ -151,30 +151,37 @@ export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: nu
   return body;
 }
 
-/** The cursor of one edge's text. */
+/**
+ * The cursor of one edge's text, which ends `"cursor":"…"}`: a cursor is base64, so the quote
+ * that opens it is the last one before the closing `"}` (a byte search, not a string search).
+ */
 function cursorOf(edge: Buffer): string {
-  return edge.toString('latin1', edge.lastIndexOf(CURSOR_KEY) + CURSOR_KEY.length, edge.length - 2);
+  return edge.toString('latin1', edge.lastIndexOf(QUOTE, edge.length - 3) + 1, edge.length - 2);
 }
 
 /** finishPage over the edges' texts, one per row fetched, in display order. */
 export function finishPageFromEdges(page: Omit<PageSql, 'text'>, edges: readonly Buffer[], otherSide: boolean): Buffer {
   const { more, next, previous } = pageFlags(page, edges.length, otherSide);
-  const shown = more ? (page.backward ? edges.slice(1) : edges.slice(0, -1)) : edges;
-  const head = Buffer.from(pageHead(page));
-  const tail = Buffer.from(pageTail(next, previous, shown.length > 0 ? cursorOf(shown[0]!) : '', shown.length > 0 ? cursorOf(shown[shown.length - 1]!) : ''));
-  let size = head.length + tail.length + Math.max(0, shown.length - 1);
-  for (const e of shown) size += e.length;
+  const first = more && page.backward ? 1 : 0;
+  const end = more && !page.backward ? edges.length - 1 : edges.length;
+  const shown = end - first;
+  // The head and tail are ASCII (a field name, flags and base64 cursors): a character a byte.
+  const head = pageHead(page);
+  const tail = pageTail(next, previous, shown > 0 ? cursorOf(edges[first]!) : '', shown > 0 ? cursorOf(edges[end - 1]!) : '');
+  let size = head.length + tail.length + Math.max(0, shown - 1);
+  for (let i = first; i < end; i++) size += edges[i]!.length;
   const body = Buffer.allocUnsafe(size);
-  let at = head.copy(body, 0);
-  for (let i = 0; i < shown.length; i++) {
-    if (i > 0) body[at++] = COMMA;
-    at += shown[i]!.copy(body, at);
+  let at = body.write(head, 0, 'latin1');
+  for (let i = first; i < end; i++) {
+    if (i > first) body[at++] = COMMA;
+    at += edges[i]!.copy(body, at);
   }
-  tail.copy(body, at);
+  body.write(tail, at, 'latin1');
   return body;
 }
 
 const COMMA = 0x2c;
+const QUOTE = 0x22;
 
 /** The joined edges split into one text per edge. */
 function splitEdges(edges: string): Buffer[] {

@@ -35,3 +35,40 @@ test('info lines alone are written in a batch, and all of them at exit', async (
   assert.equal(r.code, 0);
   assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l).msg), ['line 0', 'line 1', 'line 2']);
 });
+
+test('a request line is byte for byte what pino writes for it: escapes, non-ASCII, a long URL, no route, no duration', async () => {
+  // Written both ways: pino's child logger, then writeRequestLine.
+  const script = `
+    const { createLogger, writeRequestLine } = await import(${JSON.stringify(LOG)});
+    const log = createLogger('info');
+    const lines = [
+      { operation: 'ListReferralSets', method: 'GET', url: '/api/v2/referral-sets?referee=ab', route: '/api/v2/referral-sets', status: 200, ms: 1.23 },
+      { operation: 'unmatched', method: 'POST', url: '/x?a="b"&c=\\\\d&e=\\u0001\\t\\u007f&f=é€𝄞', route: null, status: 404, ms: 0 },
+      { operation: 'ListTeamMembersStatistics', method: 'GET', url: '/api/v2/teams/' + 'é'.repeat(150) + '/stats', route: '/api/v2/teams/:teamId/stats', status: 400, ms: NaN },
+    ];
+    for (const [i, line] of lines.entries()) {
+      log.child({ reqId: 'req-' + i }).info(line, 'request');
+      writeRequestLine(log, 'req-' + i, line);
+    }`;
+  const r = await runNode(['--input-type=module', '-e', script]);
+  assert.equal(r.code, 0, r.stderr);
+  // The time is made once per millisecond, so the two of a pair may differ there.
+  const written = r.stdout.replace(/"time":"[^"]+"/g, '"time":"T"').split('\n');
+  assert.equal(written.length, 7);
+  assert.equal(written.pop(), '');
+  for (let i = 0; i < 6; i += 2) assert.equal(written[i + 1], written[i]);
+  assert.deepEqual(JSON.parse(written[3]!), {
+    level: 30,
+    time: 'T',
+    service: 'epochview',
+    reqId: 'req-1',
+    operation: 'unmatched',
+    method: 'POST',
+    url: '/x?a="b"&c=\\d&e=\u0001\t\u007f&f=é€𝄞',
+    route: null,
+    status: 404,
+    ms: 0,
+    msg: 'request',
+  });
+  assert.equal(JSON.parse(written[5]!).ms, null);
+});

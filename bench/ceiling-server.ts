@@ -1,17 +1,22 @@
 /**
- * The ceiling of a scenario: the service's own HTTP stack (buildServer: the same Fastify
- * options, CORS, compression, logger and per-request log line) answering from memory with the
- * exact bytes and headers the real service gave for that URL (gzipped once, as the service
- * does with a cached answer, when the client asks for gzip). It never touches a store.
+ * The ceiling of a scenario: the service's own HTTP path (buildServer: the API's fast path, or
+ * Fastify's route for what that leaves, with the same options, logger and per-request log line
+ * and metrics) answering with the exact bytes and headers the real service gave for that URL,
+ * from memory. Each operation's run() finds them by what it is given (the operation, its path
+ * parameters and query pairs, as the service parsed them from the URL), so a request takes the
+ * service's path up to the store, the response cache off; it never touches a store. (With
+ * --gzip, an answer is gzipped per request, as the service does an answer it does not cache.)
  *
  *   node --import tsx bench/ceiling-server.ts <port> <recorded.json> [log level]
  *
- * recorded.json maps a request URL (path and query) to {status, headers, body (base64)}.
+ * recorded.json maps a request URL (path and query) to {status, headers, body (base64)}; every
+ * status is 200 (bench/run.ts records valid URLs only).
  */
 import { readFileSync } from 'node:fs';
+import { queryPairs } from '../src/contract/query.js';
+import type { Operation } from '../src/operations/operation.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/db/store.js';
-import { gzipAsync, sendsGzip } from '../src/http/compression.js';
 import { buildServer } from '../src/http/server.js';
 import { createLogger, writeRequestLine } from '../src/log.js';
 
@@ -27,7 +32,43 @@ if (!portText || !file) {
   process.exit(2);
 }
 const recorded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, RecordedResponse>;
-const responses = new Map(Object.entries(recorded).map(([url, r]) => [url, { ...r, body: Buffer.from(r.body, 'base64'), gzipped: undefined as Promise<Buffer> | undefined }]));
+
+/** What run() is given for a request, as one key. */
+const keyOf = (op: Operation, path: Record<string, string>, query: readonly [string, string][]) => JSON.stringify([op.name, path, query]);
+
+/** The operation of a URL and its path parameters (the recorded URLs escape none). */
+function routeOf(url: string): [Operation, Record<string, string>] {
+  const path = url.split('?')[0]!;
+  for (const op of OPERATIONS) {
+    const names: string[] = [];
+    const pattern = new RegExp(`^${op.path.replace(/:([A-Za-z]+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
+    const m = pattern.exec(path);
+    if (m) return [op, Object.fromEntries(names.map((n, i) => [n, m[i + 1]!]))];
+  }
+  throw new Error(`${url}: no operation's route`);
+}
+
+const answers = new Map<string, { body: Buffer; head: { height: string; time: string } | null }>();
+for (const [url, r] of Object.entries(recorded)) {
+  if (r.status !== 200) throw new Error(`${url}: recorded with status ${r.status}; the ceiling answers 200s only`);
+  const [op, path] = routeOf(url);
+  const height = r.headers['x-block-height'];
+  const time = r.headers['x-block-timestamp'];
+  const q = url.indexOf('?');
+  answers.set(keyOf(op, path, queryPairs(q >= 0 ? url.slice(q + 1) : '')), {
+    body: Buffer.from(r.body, 'base64'),
+    head: height !== undefined && time !== undefined ? { height, time } : null,
+  });
+}
+
+const fromMemory: Operation[] = OPERATIONS.map((op) => ({
+  ...op,
+  run: async (_store, input) => {
+    const answer = answers.get(keyOf(op, input.path, input.query));
+    if (!answer) throw new Error('not a recorded request');
+    return answer;
+  },
+}));
 
 const noStore: Store = {
   kind: 'postgres',
@@ -41,18 +82,7 @@ const noStore: Store = {
 };
 
 const logger = createLogger(logLevel);
-const app = await buildServer({ store: noStore, operations: OPERATIONS, logger, responseCacheBytes: 0, requestLog: (reqId, line) => writeRequestLine(logger, reqId, line) });
-// After the server's own onRequest hooks (CORS); onSend (compression) and onResponse (the log
-// line) still run for this reply, as they do for the real one.
-app.addHook('onRequest', async (request, reply) => {
-  const r = responses.get(request.raw.url ?? '');
-  if (!r) return;
-  reply.code(r.status);
-  for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
-  // As the API routes send a cached answer: gzipped once, then from memory.
-  if (sendsGzip(request.headers, r.body)) return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(await (r.gzipped ??= gzipAsync(r.body)));
-  return reply.send(r.body);
-});
+const app = await buildServer({ store: noStore, operations: fromMemory, logger, responseCacheBytes: 0, requestLog: (reqId, line) => writeRequestLine(logger, reqId, line) });
 await app.listen({ port: Number(portText), host: '127.0.0.1' });
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);

@@ -1,22 +1,23 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
 import type { HeadState } from '../db/read-models.js';
-import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
+import type { Store } from '../db/store.js';
 import type { Operation } from '../operations/operation.js';
-import { ApiError, deadlineExceeded, internalError, methodNotAllowed, notFound, parseError, unavailable, urlTooLong } from '../contract/errors.js';
-import { COMPRESS_MIN_BYTES, ENCODINGS, sendsGzip } from './compression.js';
+import { ApiError, internalError, methodNotAllowed, notFound, parseError, urlTooLong } from '../contract/errors.js';
+import { COMPRESS_MIN_BYTES, ENCODINGS } from './compression.js';
 import { registerHealth } from './health.js';
-import { checkRepeatedValues, checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, withDeadline, type Limits, type TrustProxy } from './limits.js';
+import { checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, type Limits, type TrustProxy } from './limits.js';
 import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
-import { goJson } from '../contract/json.js';
-import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache, type Answer } from './response-cache.js';
+import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
+import { apiFastPath } from './fast-path.js';
+import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import { RowCache } from '../pagination/row-cache.js';
-import { queryPairs } from '../contract/query.js';
 
 export interface ServerOptions {
   store: Store;
@@ -97,31 +98,13 @@ function routePattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
 }
 
+/** Sends a reply made for either path (see answerApi). */
+function sendReply(reply: FastifyReply, r: ApiReply): FastifyReply {
+  return reply.code(r.status).headers(r.headers).send(r.body);
+}
+
 function sendError(reply: FastifyReply, err: ApiError, pretty = false): FastifyReply {
-  const body = err.toBody();
-  // A Buffer, so that the content type stays exactly application/json (no charset appended).
-  return reply
-    .code(err.status)
-    .header('content-type', 'application/json')
-    .send(Buffer.from(pretty ? goJson(body, 2) : goJson(body)));
-}
-
-function queryOf(url: string): string {
-  const q = url.indexOf('?');
-  return q >= 0 ? url.slice(q + 1) : '';
-}
-
-/** ?pretty (any value) indents the JSON answer, errors included. */
-function isPretty(query: readonly [string, string][]): boolean {
-  return query.some(([k]) => k === 'pretty');
-}
-
-function isPrettyUrl(url: string): boolean {
-  try {
-    return isPretty(queryPairs(queryOf(url)));
-  } catch {
-    return false; // A query string that does not parse: its error is not indented.
-  }
+  return sendReply(reply, errorReply(err, pretty));
 }
 
 /** The HTTP face of the service: the operations' routes and the contract's error bodies. */
@@ -134,8 +117,28 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const rowCacheBytes = opts.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
   const rows = rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined;
   if (rows) metrics.watchRowCache(rows);
+  const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
+  // Once closing (SIGTERM), answers close their connection (see the preClose hook).
+  let closing = false;
+  // Fastify's request ids (its default form), counted once for it and the fast path.
+  let lastRequestId = 0;
+  const nextRequestId = () => `req-${(lastRequestId = (lastRequestId + 1) & 0x7fffffff).toString(36)}`;
+  let fastPath: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
+    genReqId: nextRequestId,
+    // Fastify's own server, with the API's fast path in front of it (see apiFastPath).
+    serverFactory: (handler, options) => {
+      // Fastify's options, its defaults filled in: set on the server as Fastify sets them on its own.
+      const o = options as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      const server = http.createServer(o.http ?? {}, (req, res) => {
+        if (!fastPath?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      return server;
+    },
     trustProxy: trustedHops(opts.trustProxy),
     http: { maxHeaderSize: maxHeaderSize(limits) },
     // While closing (SIGTERM), requests still arriving on open connections are answered as usual
@@ -190,49 +193,26 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const patterns = opts.operations.map((op) => routePattern(op.path));
+  const childLog = (reqId: string) => opts.logger.child({ reqId });
+  const workerHeader: Record<string, string> = opts.member ? { 'x-epochview-worker': String(opts.member.worker) } : {};
+  fastPath = apiFastPath({
+    operations: opts.operations,
+    answers,
+    nextRequestId,
+    requestLogger: childLog,
+    received: (reqId, url) => {
+      if (opts.logger.isLevelEnabled('debug')) childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+    },
+    record: (reqId, op, url, status, ms) => recordLine(reqId, () => childLog(reqId), op.name, 'GET', url, op.path, status, ms),
+    trailingHeaders: () => (closing ? { ...workerHeader, connection: 'close' } : workerHeader),
+    bypass: () => closing || limits.rateLimitMax > 0 || opts.startup?.waitingFor() !== undefined,
+    maxUrlLength: limits.maxUrlLength,
+  });
 
   for (const op of opts.operations) {
-    /** The operation's answer to a request URL, formatted (?pretty indents it). */
-    const compute = async (url: string, path: Record<string, string>): Promise<Answer> => {
-      const query = queryPairs(queryOf(url));
-      checkRepeatedValues(query, op.fields, limits);
-      const result = await op.run(store, { path, query }, rows);
-      return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(result.body.toString()), 2)) : result.body, head: result.head };
-    };
-    app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) => {
-      const url = request.raw.url ?? '';
-      if (opts.startup?.waitingFor() !== undefined) return sendError(reply, unavailable(), isPrettyUrl(url));
-      try {
-        const answer = await withDeadline(
-          cache.answer(url, op.reads, () => compute(url, request.params as Record<string, string>)),
-          limits.requestTimeoutMs,
-        );
-        if (answer.head) reply.header('x-block-height', answer.head.height).header('x-block-timestamp', answer.head.time);
-        // A Buffer, so that the content type stays exactly application/json (no charset appended).
-        reply.code(200).header('content-type', 'application/json');
-        if (sendsGzip(request.headers, answer.body)) {
-          // Already encoded: @fastify/compress leaves it as it is.
-          return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(await cache.gzipped(url, answer));
-        }
-        return reply.send(answer.body);
-      } catch (err) {
-        const pretty = isPrettyUrl(url);
-        if (err instanceof ApiError) {
-          if (err.status === 504) request.log.warn({ operation: op.name, timeoutMs: limits.requestTimeoutMs }, 'request timeout');
-          return sendError(reply, err, pretty);
-        }
-        if (err instanceof StoreUnavailableError) {
-          request.log.warn({ err: err.message, operation: op.name }, 'store unavailable');
-          return sendError(reply, unavailable(), pretty);
-        }
-        if (err instanceof StoreTimeoutError) {
-          request.log.warn({ err: err.message, operation: op.name }, 'statement timeout');
-          return sendError(reply, deadlineExceeded(limits.requestTimeoutMs), pretty);
-        }
-        request.log.error({ err, operation: op.name }, 'operation failed');
-        return sendError(reply, internalError(op.errorCode, op.errorMessage), pretty);
-      }
-    });
+    app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) =>
+      sendReply(reply, await answerApi(answers, op, request.raw.url ?? '', request.params as Record<string, string>, request.headers, () => request.log)),
+    );
   }
 
   await registerDocs(app, opts.operations);
@@ -252,7 +232,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // Once closing (SIGTERM), no keep-alive connection may hold the shutdown until its keep-alive
   // timeout: answers from then on close their connection, and connections that go idle later
   // (an answer already on its way when closing began) are closed as they do.
-  let closing = false;
   let reaper: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
@@ -295,13 +274,18 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   return app;
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
-    const operation = operationOf(request);
-    const ms = Number.isFinite(reply.elapsedTime) ? reply.elapsedTime : 0;
-    metrics.observeRequest(operation, reply.statusCode, ms / 1000);
-    const url = request.url.length > LOGGED_URL_LENGTH ? `${request.url.slice(0, LOGGED_URL_LENGTH)}…` : request.url;
-    const line = { operation, method: request.method, url, route: (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url ?? null, status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
-    if (QUIET_OPERATIONS.has(operation)) request.log.debug(line, 'request');
-    else if (opts.requestLog) opts.requestLog(request.id, line);
-    else request.log.info(line, 'request');
+    const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url ?? null;
+    recordLine(request.id, () => request.log, operationOf(request), request.method, request.url, route, reply.statusCode, reply.elapsedTime);
+  }
+
+  /** One log line and one metrics observation per request, whichever path answered it. */
+  function recordLine(reqId: string, log: () => FastifyBaseLogger, operation: string, method: string, requestUrl: string, route: string | null, status: number, elapsedMs: number): void {
+    const ms = Number.isFinite(elapsedMs) ? elapsedMs : 0;
+    metrics.observeRequest(operation, status, ms / 1000);
+    const url = requestUrl.length > LOGGED_URL_LENGTH ? `${requestUrl.slice(0, LOGGED_URL_LENGTH)}…` : requestUrl;
+    const line = { operation, method, url, route, status, ms: Math.round(ms * 100) / 100 };
+    if (QUIET_OPERATIONS.has(operation)) log().debug(line, 'request');
+    else if (opts.requestLog) opts.requestLog(reqId, line);
+    else log().info(line, 'request');
   }
 }

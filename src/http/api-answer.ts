@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError, deadlineExceeded, internalError, unavailable } from '../contract/errors.js';
+import { goJson } from '../contract/json.js';
+import { queryPairs } from '../contract/query.js';
+import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
+import type { Operation } from '../operations/operation.js';
+import type { RowCache } from '../pagination/row-cache.js';
+import { sendsGzip } from './compression.js';
+import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
+import type { Answer, ResponseCache } from './response-cache.js';
+
+/** What an API request gets: its status, its headers in the order they are sent, its body. */
+export interface ApiReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Where warnings about one request go (made only when one is written). */
+export type RequestLogger = () => { warn(fields: object, msg: string): void; error(fields: object, msg: string): void };
+
+/** What answering API requests needs, for every request alike. */
+export interface ApiAnswers {
+  store: Store;
+  cache: ResponseCache;
+  rows: RowCache | undefined;
+  limits: Limits;
+  /** Why the service is not ready yet; undefined once it is. */
+  waitingFor: () => string | undefined;
+}
+
+/**
+ * The contract's error body as a reply (?pretty indents it). A Buffer body, so that the content
+ * type stays exactly application/json (Fastify appends a charset to a string's).
+ */
+export function errorReply(err: ApiError, pretty = false): ApiReply {
+  const body = err.toBody();
+  return { status: err.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)) };
+}
+
+function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(q + 1) : '';
+}
+
+/** ?pretty (any value) indents the JSON answer, errors included. */
+function isPretty(query: readonly [string, string][]): boolean {
+  return query.some(([k]) => k === 'pretty');
+}
+
+export function isPrettyUrl(url: string): boolean {
+  try {
+    return isPretty(queryPairs(queryOf(url)));
+  } catch {
+    return false; // A query string that does not parse: its error is not indented.
+  }
+}
+
+/** The operation's answer to a request URL, formatted (?pretty indents it). */
+async function compute(a: ApiAnswers, op: Operation, url: string, path: Record<string, string>): Promise<Answer> {
+  const query = queryPairs(queryOf(url));
+  checkRepeatedValues(query, op.fields, a.limits);
+  const result = await op.run(a.store, { path, query }, a.rows);
+  return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(result.body.toString()), 2)) : result.body, head: result.head };
+}
+
+/**
+ * The reply to a GET of an API operation, however the request reached it (Fastify's route or
+ * the fast path): the answer from the response cache or the store, with the chain head it is
+ * the answer at, gzipped when the client takes that; or the contract's error.
+ */
+export async function answerApi(a: ApiAnswers, op: Operation, url: string, path: Record<string, string>, headers: IncomingHttpHeaders, log: RequestLogger): Promise<ApiReply> {
+  if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
+  try {
+    const answer = await withDeadline(
+      a.cache.answer(url, op.reads, () => compute(a, op, url, path)),
+      a.limits.requestTimeoutMs,
+    );
+    const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
+    sent['content-type'] = 'application/json';
+    if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };
+    // Gzipped here, once per cached answer: the compression plugin leaves an encoded body as it is.
+    sent['content-encoding'] = 'gzip';
+    sent['vary'] = 'accept-encoding';
+    return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
+  } catch (err) {
+    const pretty = isPrettyUrl(url);
+    if (err instanceof ApiError) {
+      if (err.status === 504) log().warn({ operation: op.name, timeoutMs: a.limits.requestTimeoutMs }, 'request timeout');
+      return errorReply(err, pretty);
+    }
+    if (err instanceof StoreUnavailableError) {
+      log().warn({ err: err.message, operation: op.name }, 'store unavailable');
+      return errorReply(unavailable(), pretty);
+    }
+    if (err instanceof StoreTimeoutError) {
+      log().warn({ err: err.message, operation: op.name }, 'statement timeout');
+      return errorReply(deadlineExceeded(a.limits.requestTimeoutMs), pretty);
+    }
+    log().error({ err, operation: op.name }, 'operation failed');
+    return errorReply(internalError(op.errorCode, op.errorMessage), pretty);
+  }
+}

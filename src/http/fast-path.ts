@@ -88,7 +88,12 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     const op = found.route.op;
     const send = (reply: ApiReply) => {
       const body = reply.body;
-      res.writeHead(reply.status, { 'access-control-allow-origin': '*', ...reply.headers, ...o.trailingHeaders(), 'content-length': String(body.length) });
+      // As Fastify orders them: CORS (its onRequest hook), the answer's, the onSend hooks', the length.
+      const sent = ['access-control-allow-origin', '*'];
+      for (const [name, value] of Object.entries(reply.headers)) sent.push(name, value);
+      for (const [name, value] of Object.entries(o.trailingHeaders())) sent.push(name, value);
+      sent.push('content-length', String(body.length));
+      res.writeHead(reply.status, sent);
       res.end(body);
       o.record(reqId, op, url, reply.status, performance.now() - started);
     };

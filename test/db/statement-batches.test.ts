@@ -109,6 +109,31 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     assert.ok(sizes.length >= 6 && sizes.every((n) => n <= 5), `batch sizes ${sizes.join(', ')}`);
   });
 
+  test('a cheap text starts another batch beside those running whenever 16 statements wait, up to its slots', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const sizes: number[] = [];
+    const run = async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await store.query<Row>(sql, params);
+      } finally {
+        inFlight--;
+      }
+    };
+    // Cheap under any load, and no batch bounded by its cost.
+    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 50, batchBudgetMs: 10_000 });
+    const cheap = `SELECT $1::int AS v`;
+    await batches.queryRow(cheap, [-1]);
+    await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
+    // One starts alone; each 16th waiting starts a batch of 16 beside it, until the three slots are
+    // taken; the 7 after wait until no batch runs (a cheap text's one slot).
+    const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => batches.queryRow(cheap, [i])));
+    assert.deepEqual(rows, Array.from({ length: 40 }, (_, i) => ({ v: i })));
+    assert.equal(most, 3);
+    assert.deepEqual(sizes, [16, 16, 7]);
+  });
+
   test('a member that fails fails alone: the batch runs its members one by one', async () => {
     const { batches, sizes } = batcher();
     const cast = `SELECT $1::int AS v`;

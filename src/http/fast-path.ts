@@ -60,12 +60,12 @@ export interface FastPathOptions {
 /**
  * API GETs answered straight from Node's request event, without Fastify: its request and reply
  * objects, child logger, hooks (each a promise) and router were about a tenth of a lookup's CPU
- * (32.5 µs a request against 29 on the 2-core machine). A
- * request is taken only when its answer is all it needs, and Fastify would answer it alike, byte
- * for byte and header for header (the tests run every API request both ways): a GET of an
- * operation's path as it is (no escapes in a path parameter), with no body, a URL within the
- * limit, and no deflate-only Accept-Encoding; and only while no rate limit is set, the store is
- * ready and the server is not closing. Everything else goes to Fastify, as before.
+ * (32.5 µs a request against 29 on the 2-core machine). A request is taken only when its answer
+ * is all it needs, and Fastify would answer it alike, byte for byte and header for header (the
+ * tests ask every fixture request both ways): a GET of an operation's path as it is (no escapes
+ * in a path parameter), with no body, a URL within the limit, and no deflate-only
+ * Accept-Encoding; and only while no rate limit is set, the store is ready and the server is not
+ * closing. Everything else goes to Fastify, as before.
  *
  * Returns whether it took the request.
  */

@@ -31,6 +31,24 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), { cheapMemberMs: Infinity, batchBudgetMs: Infinity }), sizes, statements };
   }
 
+  /** A run over the store that counts the most statements in flight at once (`most`, which may be reset), and the batch sizes. */
+  function countingRun() {
+    let inFlight = 0;
+    const counted = {
+      most: 0,
+      sizes: [] as number[],
+      run: async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
+        counted.most = Math.max(counted.most, ++inFlight);
+        try {
+          return await store.query<Row>(sql, params);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    return counted;
+  }
+
   const LOOKUP = `SELECT (SELECT t.n::text FROM t WHERE t.id = decode($1, 'hex')) AS n, $2::bigint + 1 AS next, $3::text AS label`;
 
   test('the statements waiting for the connection run as one, each with its own row', async () => {
@@ -79,48 +97,31 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     assert.deepEqual(await batches.queryRow('SELECT 1 AS one', []), { one: 1 });
   });
 
-  test('a cheap text runs one batch at a time; a costly one up to its slots, in batches of bounded cost', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const sizes: number[] = [];
-    const run = async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
-      most = Math.max(most, ++inFlight);
-      try {
-        return await store.query<Row>(sql, params);
-      } finally {
-        inFlight--;
-      }
-    };
+  test('a cheap text runs one batch at a time while fewer than 16 wait; a costly one up to its slots, in batches of bounded cost', async () => {
+    const counted = countingRun();
+    const { run, sizes } = counted;
     // Cheap: under 5 ms a member (a few hundredths of one, here). Batches of 50 ms at most.
     const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 5, batchBudgetMs: 50 });
     const cheap = `SELECT $1::int AS v`;
     await batches.queryRow(cheap, [-1]);
-    await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(cheap, [i])));
-    assert.equal(most, 1);
+    await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
+    await Promise.all(Array.from({ length: 16 }, (_, i) => batches.queryRow(cheap, [i])));
+    assert.equal(counted.most, 1);
     // 10 ms or more a member: once that is known, three batches at once, of 5 members at most
     // (50 ms): 3 start alone, and the 27 that wait run in six batches or more.
     const costly = `SELECT $1::int AS v FROM pg_sleep(0.01)`;
     assert.deepEqual(await batches.queryRow(costly, [0]), { v: 0 });
-    most = 0;
+    counted.most = 0;
     sizes.length = 0;
     const rows = await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(costly, [i])));
     assert.deepEqual(rows, Array.from({ length: 30 }, (_, i) => ({ v: i })));
-    assert.equal(most, 3);
+    assert.equal(counted.most, 3);
     assert.ok(sizes.length >= 6 && sizes.every((n) => n <= 5), `batch sizes ${sizes.join(', ')}`);
   });
 
   test('a cheap text starts another batch beside those running whenever 16 statements wait, up to its slots', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const sizes: number[] = [];
-    const run = async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
-      most = Math.max(most, ++inFlight);
-      try {
-        return await store.query<Row>(sql, params);
-      } finally {
-        inFlight--;
-      }
-    };
+    const counted = countingRun();
+    const { run, sizes } = counted;
     // Cheap under any load, and no batch bounded by its cost.
     const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 50, batchBudgetMs: 10_000 });
     const cheap = `SELECT $1::int AS v`;
@@ -130,7 +131,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     // taken; the 7 after wait until no batch runs (a cheap text's one slot).
     const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => batches.queryRow(cheap, [i])));
     assert.deepEqual(rows, Array.from({ length: 40 }, (_, i) => ({ v: i })));
-    assert.equal(most, 3);
+    assert.equal(counted.most, 3);
     assert.deepEqual(sizes, [16, 16, 7]);
   });
 

@@ -88,7 +88,11 @@ export function writeRequestLine(logger: Logger, reqId: string, line: RequestLin
   );
 }
 
-/** What JSON.stringify escapes in a string: quotes, backslashes, control characters, surrogates alone (any surrogate, to be safe). */
+/**
+ * What JSON.stringify escapes in a string: quotes, backslashes, control characters, and lone
+ * surrogates (any surrogate here, to be safe). pino leaves a short string's lone surrogate raw;
+ * a URL, as Node reads it, holds none.
+ */
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON.stringify(s), without its call for the strings that need no escape (most). */

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
-import { StatementBatches } from './statement-batches.js';
+import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
 import type { ListenHandlers, Queryable, SqlParam, Store } from './store.js';
 
 /** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
@@ -45,7 +45,7 @@ export class PgliteStore implements Store {
     onBatch?: (members: number) => void,
   ) {
     this.location = location;
-    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch);
+    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch, ONE_THREAD_TUNING);
     worker.unref();
     worker.on('message', (m: ThreadMessage) => {
       if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);

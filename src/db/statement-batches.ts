@@ -21,16 +21,21 @@ export interface BatchTuning {
   cheapMemberMs: number;
   /** A batch takes about this long at most, by its text's cost per member: the rest wait for the next. */
   batchBudgetMs: number;
+  /**
+   * Statements of a cheap text waiting that start another batch beside the one running (see
+   * mayStart); Infinity: never. Fewer cost more than they save (8 did not help referee lookups at
+   * c=32 on mainnet; 16 gave 0% to +11%, by round).
+   */
+  secondBatchQuorum: number;
 }
 
-const DEFAULT_TUNING: BatchTuning = { cheapMemberMs: 0.5, batchBudgetMs: 20 };
+const DEFAULT_TUNING: BatchTuning = { cheapMemberMs: 0.5, batchBudgetMs: 20, secondBatchQuorum: 16 };
 
 /**
- * Statements of a cheap text waiting that start a second batch beside the one running. Fewer
- * cost more than they save (8 did not help referee lookups at c=32 on mainnet; 16 gave 0% to
- * +11%, by round).
+ * The embedded store's tuning: its thread runs one statement at a time, so a second batch of a
+ * cheap text only splits the first (50-row pages at c=32 on medium did 13% to 21% less with it).
  */
-const SECOND_BATCH_QUORUM = 16;
+export const ONE_THREAD_TUNING: BatchTuning = { ...DEFAULT_TUNING, secondBatchQuorum: Infinity };
 
 /** Texts whose cost is remembered while none of their statements runs. */
 const MAX_TEXTS = 1000;
@@ -109,13 +114,13 @@ export class StatementBatches {
 
   /**
    * Whether another batch of the text may start now: while it has a free slot, or, for a text
-   * known to be cheap, when a batch's worth waits (SECOND_BATCH_QUORUM) and the server has a
+   * known to be cheap, when a batch's worth waits (BatchTuning.secondBatchQuorum) and the server has a
    * slot free: the process then answers one batch while the server runs the next.
    */
   private mayStart(text: Text): boolean {
     if (text.running < this.slotsOf(text)) return true;
     const knownCheap = text.memberMs !== undefined && text.memberMs < this.tuning.cheapMemberMs;
-    return knownCheap && text.running < this.slots && text.waiting.length >= SECOND_BATCH_QUORUM;
+    return knownCheap && text.running < this.slots && text.waiting.length >= this.tuning.secondBatchQuorum;
   }
 
   /** The text's waiting statements run, as one; when they are done, those waiting meanwhile. */

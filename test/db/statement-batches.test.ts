@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PostgresStore } from '../../src/db/postgres-store.js';
-import { StatementBatches } from '../../src/db/statement-batches.js';
+import { ONE_THREAD_TUNING, StatementBatches } from '../../src/db/statement-batches.js';
 import { StoreTimeoutError, type SqlParam } from '../../src/db/store.js';
 import { STORE_KINDS, createTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -28,7 +28,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
       return store.query<Row>(sql, params);
     };
     // Every text cheap, batches unbounded in time: what runs together depends on arrivals alone.
-    return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), { cheapMemberMs: Infinity, batchBudgetMs: Infinity }), sizes, statements };
+    return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), { cheapMemberMs: Infinity, batchBudgetMs: Infinity, secondBatchQuorum: Infinity }), sizes, statements };
   }
 
   /** A run over the store that counts the most statements in flight at once (`most`, which may be reset), and the batch sizes. */
@@ -101,7 +101,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     const counted = countingRun();
     const { run, sizes } = counted;
     // Cheap: under 5 ms a member (a few hundredths of one, here). Batches of 50 ms at most.
-    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 5, batchBudgetMs: 50 });
+    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 5, batchBudgetMs: 50, secondBatchQuorum: 16 });
     const cheap = `SELECT $1::int AS v`;
     await batches.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
@@ -123,7 +123,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     const counted = countingRun();
     const { run, sizes } = counted;
     // Cheap under any load, and no batch bounded by its cost.
-    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 50, batchBudgetMs: 10_000 });
+    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 50, batchBudgetMs: 10_000, secondBatchQuorum: 16 });
     const cheap = `SELECT $1::int AS v`;
     await batches.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
@@ -133,6 +133,15 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     assert.deepEqual(rows, Array.from({ length: 40 }, (_, i) => ({ v: i })));
     assert.equal(counted.most, 3);
     assert.deepEqual(sizes, [16, 16, 7]);
+
+    // The embedded store's tuning (one thread): never a second batch of a cheap text.
+    const alone = countingRun();
+    const oneThread = new StatementBatches(alone.run, 3, (n) => alone.sizes.push(n), { ...ONE_THREAD_TUNING, cheapMemberMs: 50 });
+    await oneThread.queryRow(cheap, [-1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => oneThread.queryRow(cheap, [i])));
+    assert.equal(alone.most, 1);
+    assert.deepEqual(alone.sizes, [39]);
   });
 
   test('a member that fails fails alone: the batch runs its members one by one', async () => {
@@ -154,7 +163,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
         statements.push(sql);
         return timed.query<Row>(sql, params);
       };
-      const batches = new StatementBatches(run, 1, undefined, { cheapMemberMs: Infinity, batchBudgetMs: Infinity });
+      const batches = new StatementBatches(run, 1, undefined, { cheapMemberMs: Infinity, batchBudgetMs: Infinity, secondBatchQuorum: Infinity });
       const sleep = `SELECT $1::text AS s FROM pg_sleep($1::float8)`;
       const results = await Promise.allSettled(['0', '0.04', '0.04', '0.04'].map((s) => batches.queryRow(sleep, [s])));
       assert.deepEqual(results[0], { status: 'fulfilled', value: { s: '0' } });

@@ -17,6 +17,8 @@ import { queryPairs } from '../src/contract/query.js';
 import type { Operation } from '../src/operations/operation.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import type { Store } from '../src/db/store.js';
+import { queryOf } from '../src/http/api-answer.js';
+import { routeMatcher } from '../src/http/fast-path.js';
 import { buildServer } from '../src/http/server.js';
 import { createLogger, writeRequestLine } from '../src/log.js';
 
@@ -36,26 +38,17 @@ const recorded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record
 /** What run() is given for a request, as one key. */
 const keyOf = (op: Operation, path: Record<string, string>, query: readonly [string, string][]) => JSON.stringify([op.name, path, query]);
 
-/** The operation of a URL and its path parameters (the recorded URLs escape none). */
-function routeOf(url: string): [Operation, Record<string, string>] {
-  const path = url.split('?')[0]!;
-  for (const op of OPERATIONS) {
-    const names: string[] = [];
-    const pattern = new RegExp(`^${op.path.replace(/:([A-Za-z]+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
-    const m = pattern.exec(path);
-    if (m) return [op, Object.fromEntries(names.map((n, i) => [n, m[i + 1]!]))];
-  }
-  throw new Error(`${url}: no operation's route`);
-}
+/** The operation of a URL and its path parameters, as the service's fast path finds them. */
+const routeOf = routeMatcher(OPERATIONS);
 
 const answers = new Map<string, { body: Buffer; head: { height: string; time: string } | null }>();
 for (const [url, r] of Object.entries(recorded)) {
   if (r.status !== 200) throw new Error(`${url}: recorded with status ${r.status}; the ceiling answers 200s only`);
-  const [op, path] = routeOf(url);
+  const routed = routeOf(url.split('?')[0]!);
+  if (!routed) throw new Error(`${url}: no operation's route, as the fast path takes it`);
   const height = r.headers['x-block-height'];
   const time = r.headers['x-block-timestamp'];
-  const q = url.indexOf('?');
-  answers.set(keyOf(op, path, queryPairs(q >= 0 ? url.slice(q + 1) : '')), {
+  answers.set(keyOf(routed.op, routed.params, queryPairs(queryOf(url))), {
     body: Buffer.from(r.body, 'base64'),
     head: height !== undefined && time !== undefined ? { height, time } : null,
   });

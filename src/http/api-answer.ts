@@ -38,7 +38,8 @@ export function errorReply(err: ApiError, pretty = false): ApiReply {
   return { status: err.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)) };
 }
 
-function queryOf(url: string): string {
+/** The query string of a request URL (after the first ?), empty when it has none. */
+export function queryOf(url: string): string {
   const q = url.indexOf('?');
   return q >= 0 ? url.slice(q + 1) : '';
 }

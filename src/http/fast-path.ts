@@ -21,20 +21,32 @@ function routeOf(op: Operation): Route | undefined {
   return undefined; // Two parameters or more: none has; Fastify routes it.
 }
 
-/** The route and path parameters of a request path, when the fast path can take it as it is. */
-function match(routes: readonly Route[], path: string): { route: Route; params: Record<string, string> } | undefined {
-  for (const route of routes) {
-    if (route.param === undefined) {
-      if (path === route.prefix) return { route, params: {} };
-      continue;
+/** An operation and its path parameters, as a request path names them. */
+export interface Routed {
+  op: Operation;
+  params: Record<string, string>;
+}
+
+/**
+ * Finds the operation of a request path (no query) and its path parameters, when the path can
+ * be taken as it is: undefined for any other path, and for one with an escape, a slash or a #
+ * in a parameter (Fastify's router decodes those, by its rules).
+ */
+export function routeMatcher(operations: readonly Operation[]): (path: string) => Routed | undefined {
+  const routes = operations.map(routeOf).filter((r): r is Route => r !== undefined);
+  return (path) => {
+    for (const route of routes) {
+      if (route.param === undefined) {
+        if (path === route.prefix) return { op: route.op, params: {} };
+        continue;
+      }
+      if (path.length <= route.prefix.length + route.suffix.length || !path.startsWith(route.prefix) || !path.endsWith(route.suffix)) continue;
+      const value = path.slice(route.prefix.length, path.length - route.suffix.length);
+      if (/[/%#]/.test(value)) return undefined;
+      return { op: route.op, params: { [route.param]: value } };
     }
-    if (path.length <= route.prefix.length + route.suffix.length || !path.startsWith(route.prefix) || !path.endsWith(route.suffix)) continue;
-    const value = path.slice(route.prefix.length, path.length - route.suffix.length);
-    // Escapes are decoded by Fastify's router, by its rules; such a path goes there.
-    if (/[/%#]/.test(value)) return undefined;
-    return { route, params: { [route.param]: value } };
-  }
-  return undefined;
+    return undefined;
+  };
 }
 
 /** What the fast path reports of each request it answers, as the server's onResponse hook does. */
@@ -70,7 +82,7 @@ export interface FastPathOptions {
  * Returns whether it took the request.
  */
 export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const routes = o.operations.map(routeOf).filter((r): r is Route => r !== undefined);
+  const match = routeMatcher(o.operations);
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || o.bypass() || Buffer.byteLength(url) > o.maxUrlLength) return false;
@@ -79,13 +91,13 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     const accept = headers['accept-encoding'];
     if (typeof accept === 'string' && negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ENCODINGS) === 'deflate') return false;
     const q = url.indexOf('?');
-    const found = match(routes, q >= 0 ? url.slice(0, q) : url);
+    const found = match(q >= 0 ? url.slice(0, q) : url);
     if (found === undefined) return false;
 
     const reqId = o.nextRequestId();
     const started = performance.now();
     o.received?.(reqId, url);
-    const op = found.route.op;
+    const op = found.op;
     const send = (reply: ApiReply) => {
       const body = reply.body;
       // As Fastify orders them: CORS (its onRequest hook), the answer's, the onSend hooks', the length.

@@ -18,9 +18,7 @@ export type SetFilter = { setId: string } | { referrer: string } | { referee: st
  * the direction and order. The placeholders name the filter's kind too.
  */
 export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
-  const params = new SqlParams();
-  const where = filterWhere(filter, params);
-  const cursor = req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null;
+  const { params, where, cursor } = placeholders(filter, req);
   const limit = params.bigint(sqlPlan(req).fetchLimit);
   const shape = `${where.join(' AND ')}|${cursor?.join(', ') ?? ''}|${limit}|${req.direction}|${req.newestFirst}`;
   let made = statements.get(shape);
@@ -35,6 +33,14 @@ export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>):
 /** The statements made so far, by shape: a few dozen at most (filter kinds × shared placeholders × cursor × direction × order). */
 const statements = new Map<string, PageSql>();
 const MAX_SHAPES = 256;
+
+/** The filter's and the cursor's placeholders, registered in the order the text uses them. */
+function placeholders(filter: SetFilter, req: PageRequest<Position>): { params: SqlParams; where: string[]; cursor: string[] | null } {
+  const params = new SqlParams();
+  const where = filterWhere(filter, params);
+  const cursor = req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null;
+  return { params, where, cursor };
+}
 
 /** The one filter's condition (contract §5). */
 function filterWhere(filter: SetFilter, params: SqlParams): string[] {
@@ -69,8 +75,6 @@ function buildPage(where: string[], cursor: string[] | null, req: PageRequest<Po
 
 /** The statement made afresh, with no text reused (for the tests of reuse). */
 export function referralSetsPageAfresh(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
-  const params = new SqlParams();
-  const where = filterWhere(filter, params);
-  const cursor = req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null;
+  const { params, where, cursor } = placeholders(filter, req);
   return { sql: buildPage(where, cursor, req, params), params };
 }

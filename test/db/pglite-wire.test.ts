@@ -4,8 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
 import { PgliteStore } from '../../src/db/pglite-store.js';
-import { paramText } from '../../src/db/pglite-wire.js';
+import { paramText, WireStatements } from '../../src/db/pglite-wire.js';
+import { StatementBatches } from '../../src/db/statement-batches.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 test('parameters in PostgreSQL text form, arrays quoted element by element', () => {
@@ -100,5 +102,29 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
 
   test('past the prepared statements bound, statements still run (through PGlite query())', async () => {
     for (let i = 0; i < 260; i++) assert.deepEqual(await store.query(`SELECT ($1::int + ${i})::text AS v`, [1]), [{ v: String(i + 1) }]);
+  });
+
+  test('a batch of statements runs prepared, as its members do: never through PGlite query()', async () => {
+    // In this thread, to count PGlite's own query() calls: each parses the statement again and
+    // makes six calls into the backend (the batches' bigint member number once sent them all there).
+    const db = await PGlite.create();
+    try {
+      let parsedAnew = 0;
+      const query = db.query.bind(db);
+      db.query = ((...args: Parameters<PGlite['query']>) => (parsedAnew++, query(...args))) as PGlite['query'];
+      const wire = new WireStatements(db, () => {});
+      const sizes: number[] = [];
+      const batches = new StatementBatches((sql, params) => wire.query(sql, params) as never, 1, (n) => sizes.push(n), {
+        cheapMemberMs: Infinity,
+        batchBudgetMs: Infinity,
+        secondBatchQuorum: Infinity,
+      });
+      const rows = await Promise.all([1, 2, 3, 4, 5].map((i) => batches.queryRow(`SELECT $1::int AS v, $2::text AS t, ($1::int > 2) AS b`, [i, `t${i}`])));
+      assert.deepEqual(rows, [1, 2, 3, 4, 5].map((i) => ({ v: i, t: `t${i}`, b: i > 2 })));
+      assert.deepEqual(sizes, [4]);
+      assert.equal(parsedAnew, 0);
+    } finally {
+      await db.close();
+    }
   });
 });

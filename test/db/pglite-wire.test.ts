@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PgliteStore } from '../../src/db/pglite-store.js';
 import { paramText, WireStatements } from '../../src/db/pglite-wire.js';
 import { StatementBatches } from '../../src/db/statement-batches.js';
+import { ARRIVALS_ONLY } from '../helpers/batches.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 test('parameters in PostgreSQL text form, arrays quoted element by element', () => {
@@ -114,11 +115,7 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
       db.query = ((...args: Parameters<PGlite['query']>) => (parsedAnew++, query(...args))) as PGlite['query'];
       const wire = new WireStatements(db, () => {});
       const sizes: number[] = [];
-      const batches = new StatementBatches((sql, params) => wire.query(sql, params) as never, 1, (n) => sizes.push(n), {
-        cheapMemberMs: Infinity,
-        batchBudgetMs: Infinity,
-        secondBatchQuorum: Infinity,
-      });
+      const batches = new StatementBatches((sql, params) => wire.query(sql, params) as never, 1, (n) => sizes.push(n), ARRIVALS_ONLY);
       const rows = await Promise.all([1, 2, 3, 4, 5].map((i) => batches.queryRow(`SELECT $1::int AS v, $2::text AS t, ($1::int > 2) AS b`, [i, `t${i}`])));
       assert.deepEqual(rows, [1, 2, 3, 4, 5].map((i) => ({ v: i, t: `t${i}`, b: i > 2 })));
       assert.deepEqual(sizes, [4]);

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { PostgresStore } from '../../src/db/postgres-store.js';
 import { ONE_THREAD_TUNING, StatementBatches } from '../../src/db/statement-batches.js';
 import { StoreTimeoutError, type SqlParam } from '../../src/db/store.js';
+import { ARRIVALS_ONLY } from '../helpers/batches.js';
 import { STORE_KINDS, createTestStore, type TestStore } from '../helpers/stores.js';
 
 describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
@@ -27,8 +28,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
       statements.push(sql);
       return store.query<Row>(sql, params);
     };
-    // Every text cheap, batches unbounded in time: what runs together depends on arrivals alone.
-    return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), { cheapMemberMs: Infinity, batchBudgetMs: Infinity, secondBatchQuorum: Infinity }), sizes, statements };
+    return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), ARRIVALS_ONLY), sizes, statements };
   }
 
   /** A run over the store that counts the most statements in flight at once (`most`, which may be reset), and the batch sizes. */
@@ -165,7 +165,7 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
         statements.push(sql);
         return timed.query<Row>(sql, params);
       };
-      const batches = new StatementBatches(run, 1, undefined, { cheapMemberMs: Infinity, batchBudgetMs: Infinity, secondBatchQuorum: Infinity });
+      const batches = new StatementBatches(run, 1, undefined, ARRIVALS_ONLY);
       const sleep = `SELECT $1::text AS s FROM pg_sleep($1::float8)`;
       const results = await Promise.allSettled(['0', '0.04', '0.04', '0.04'].map((s) => batches.queryRow(sleep, [s])));
       assert.deepEqual(results[0], { status: 'fulfilled', value: { s: '0' } });

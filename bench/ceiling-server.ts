@@ -75,7 +75,13 @@ const noStore: Store = {
 };
 
 const logger = createLogger(logLevel);
-const app = await buildServer({ store: noStore, operations: fromMemory, logger, responseCacheBytes: 0, requestLog: (reqId, line) => writeRequestLine(logger, reqId, line) });
+const app = await buildServer({
+  store: noStore,
+  operations: fromMemory,
+  logger,
+  responseCacheBytes: 0,
+  requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
+});
 await app.listen({ port: Number(portText), host: '127.0.0.1' });
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);

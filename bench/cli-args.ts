@@ -12,7 +12,8 @@ export function benchArgs<const T extends Options>(help: string, options: T) {
     process.stderr.write(`${message}\n\n${help}\n`);
     process.exit(2);
   };
-  const parse = () => parseArgs<{ options: T & typeof HELP_OPTION; strict: true }>({ options: { ...options, ...HELP_OPTION }, strict: true });
+  const parse = () =>
+    parseArgs<{ options: T & typeof HELP_OPTION; strict: true }>({ options: { ...options, ...HELP_OPTION }, strict: true });
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse();

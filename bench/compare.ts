@@ -36,7 +36,7 @@ const enc = encodeURIComponent;
 /** A deterministic shuffle-and-take, so both servers get the same list in the same order. */
 function sample<T>(items: readonly T[], n: number): T[] {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
@@ -51,8 +51,12 @@ async function cursors(path: string): Promise<string[]> {
   const all: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const res = await fetch(`${servers.b}${path}${path.includes('?') ? '&' : '?'}pagination.first=5000${after ? `&pagination.after=${enc(after)}` : ''}`);
-    const page = Object.values((await res.json()) as Record<string, { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }>)[0]!;
+    const res = await fetch(
+      `${servers.b}${path}${path.includes('?') ? '&' : '?'}pagination.first=5000${after ? `&pagination.after=${enc(after)}` : ''}`,
+    );
+    const page = Object.values(
+      (await res.json()) as Record<string, { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }>,
+    )[0]!;
     all.push(...page.edges.map((e) => e.cursor));
     if (!page.pageInfo.hasNextPage) return all;
     after = page.pageInfo.endCursor;
@@ -64,7 +68,9 @@ await db.connect();
 const column = async (sql: string) => (await db.query<{ v: string }>(sql)).rows.map((r) => r.v);
 const last = (await column(`SELECT last_ended_epoch::text AS v FROM chain_head`))[0];
 const teamsEligibleFor = (n: number) =>
-  column(`SELECT encode(team_id, 'hex') AS v FROM team_epochs WHERE epoch BETWEEN ${last} - ${n - 1} AND ${last} GROUP BY team_id HAVING count(*) = ${n}`);
+  column(
+    `SELECT encode(team_id, 'hex') AS v FROM team_epochs WHERE epoch BETWEEN ${last} - ${n - 1} AND ${last} GROUP BY team_id HAVING count(*) = ${n}`,
+  );
 const referees = await column(`SELECT encode(referee, 'hex') AS v FROM referral_set_referees`);
 const referrers = await column(`SELECT DISTINCT encode(referrer, 'hex') AS v FROM referral_sets`);
 const teams30 = await teamsEligibleFor(30);
@@ -80,17 +86,31 @@ const summaryCursors = await cursors('/api/v2/rewards/epoch/summaries');
 const teamCursors = await cursors(`/api/v2/teams/${largest}/stats?aggregationEpochs=30`);
 
 const scenarios: Record<string, string[]> = {
-  'referral-sets default (1,000 rows, random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.after=${enc(c)}`),
-  'referral-sets first=50 (random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.first=50&pagination.after=${enc(c)}`),
-  'referral-sets last=50 (random cursor)': sample(setCursors, count).map((c) => `/api/v2/referral-sets?pagination.last=50&pagination.before=${enc(c)}`),
+  'referral-sets default (1,000 rows, random cursor)': sample(setCursors, count).map(
+    (c) => `/api/v2/referral-sets?pagination.after=${enc(c)}`,
+  ),
+  'referral-sets first=50 (random cursor)': sample(setCursors, count).map(
+    (c) => `/api/v2/referral-sets?pagination.first=50&pagination.after=${enc(c)}`,
+  ),
+  'referral-sets last=50 (random cursor)': sample(setCursors, count).map(
+    (c) => `/api/v2/referral-sets?pagination.last=50&pagination.before=${enc(c)}`,
+  ),
   'referral-sets referee lookup': sample(referees, count).map((r) => `/api/v2/referral-sets?referee=${r}`),
   'referral-sets referrer lookup': sample(referrers, count).map((r) => `/api/v2/referral-sets?referrer=${r}`),
-  'summaries default (1,000 rows, random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.after=${enc(c)}`),
-  'summaries first=50 (random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.first=50&pagination.after=${enc(c)}`),
-  'summaries last=50 (random cursor)': sample(summaryCursors, count).map((c) => `/api/v2/rewards/epoch/summaries?pagination.last=50&pagination.before=${enc(c)}`),
+  'summaries default (1,000 rows, random cursor)': sample(summaryCursors, count).map(
+    (c) => `/api/v2/rewards/epoch/summaries?pagination.after=${enc(c)}`,
+  ),
+  'summaries first=50 (random cursor)': sample(summaryCursors, count).map(
+    (c) => `/api/v2/rewards/epoch/summaries?pagination.first=50&pagination.after=${enc(c)}`,
+  ),
+  'summaries last=50 (random cursor)': sample(summaryCursors, count).map(
+    (c) => `/api/v2/rewards/epoch/summaries?pagination.last=50&pagination.before=${enc(c)}`,
+  ),
   'team-stats random team, default (N=10)': sample(teams10, count).map((t) => `/api/v2/teams/${t}/stats`),
   'team-stats random team, N=30': sample(teams30, count).map((t) => `/api/v2/teams/${t}/stats?aggregationEpochs=30`),
-  'team-stats largest team N=30 first=50 (random cursor)': sample(teamCursors, count).map((c) => `/api/v2/teams/${largest}/stats?aggregationEpochs=30&pagination.first=50&pagination.after=${enc(c)}`),
+  'team-stats largest team N=30 first=50 (random cursor)': sample(teamCursors, count).map(
+    (c) => `/api/v2/teams/${largest}/stats?aggregationEpochs=30&pagination.first=50&pagination.after=${enc(c)}`,
+  ),
   'team-stats largest team N=30, whole page': [`/api/v2/teams/${largest}/stats?aggregationEpochs=30`],
 };
 const selected = Object.entries(scenarios).filter(([name]) => !opts.scenarios || opts.scenarios.split(',').some((s) => name.includes(s)));
@@ -98,7 +118,9 @@ const selected = Object.entries(scenarios).filter(([name]) => !opts.scenarios ||
 // The same body from both builds, for every URL (a few per scenario when the list is long).
 for (const [name, urls] of selected) {
   for (const url of sample(urls, 50)) {
-    const [x = '', y = ''] = await Promise.all([servers.a, servers.b].map((s) => fetch(`${s}${url}`).then(async (r) => `${r.status} ${await r.text()}`)));
+    const [x = '', y = ''] = await Promise.all(
+      [servers.a, servers.b].map((s) => fetch(`${s}${url}`).then(async (r) => `${r.status} ${await r.text()}`)),
+    );
     if (x !== y) throw new Error(`${name}: bodies differ for ${url}:\n${x.slice(0, 300)}\n${y.slice(0, 300)}`);
   }
 }
@@ -125,8 +147,18 @@ done = function(summary, latency)
 end
 `,
   );
-  const res = spawnSync('wrk', [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', script, base], { encoding: 'utf8' });
-  const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as { requests: number; micros: number; errors: number; p50: number; p99: number };
+  const res = spawnSync(
+    'wrk',
+    [`-t${Math.min(2, connections)}`, `-c${connections}`, `-d${opts.duration}s`, '--timeout', '10s', '-s', script, base],
+    { encoding: 'utf8' },
+  );
+  const r = JSON.parse(res.stdout.trim().split('\n').pop()!) as {
+    requests: number;
+    micros: number;
+    errors: number;
+    p50: number;
+    p99: number;
+  };
   return { rps: r.requests / (r.micros / 1e6), p50: r.p50 / 1000, p99: r.p99 / 1000, errors: r.errors };
 }
 

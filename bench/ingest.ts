@@ -8,7 +8,13 @@ import { CLI, ROOT } from './paths.js';
  * folder and reused. (The name says the chain carries other kinds: files cached before they
  * came are not reused.)
  */
-export async function demoFile(cacheDir: string, scale: string, seed: number, log: (s: string) => void, format: 'ndjson' | 'evts' = 'ndjson'): Promise<string> {
+export async function demoFile(
+  cacheDir: string,
+  scale: string,
+  seed: number,
+  log: (s: string) => void,
+  format: 'ndjson' | 'evts' = 'ndjson',
+): Promise<string> {
   mkdirSync(cacheDir, { recursive: true });
   const file = join(cacheDir, `demo-${scale}-seed${seed}-other-kinds.${format}`);
   if (existsSync(file)) return file;

@@ -19,7 +19,11 @@ import { PAYLOAD_TYPES } from '../src/sources/events.js';
 import { ROOT } from './paths.js';
 
 /** Event types of the read models (markers and time updates aside). */
-export const OUR_TYPES: ReadonlySet<string> = new Set(Object.entries(PAYLOAD_TYPES).filter(([k]) => !['beginBlock', 'endBlock', 'timeUpdate'].includes(k)).map(([, t]) => t));
+export const OUR_TYPES: ReadonlySet<string> = new Set(
+  Object.entries(PAYLOAD_TYPES)
+    .filter(([k]) => !['beginBlock', 'endBlock', 'timeUpdate'].includes(k))
+    .map(([, t]) => t),
+);
 
 /** The real chain the share is measured on by default. */
 export const REAL_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');
@@ -67,7 +71,10 @@ export async function shareOfBlocksWithOurEvents(file: string): Promise<{ blocks
 export async function realShare(): Promise<{ share: number; source: string }> {
   const counted = existsSync(REAL_FIXTURE) ? await shareOfBlocksWithOurEvents(REAL_FIXTURE) : REAL_SHARE;
   const where = existsSync(REAL_FIXTURE) ? 'measured in' : 'as measured in';
-  return { share: counted.withOurEvents / counted.blocks, source: `${counted.withOurEvents} of ${counted.blocks} blocks, ${where} the real fixture smoketest_to_block_5000` };
+  return {
+    share: counted.withOurEvents / counted.blocks,
+    source: `${counted.withOurEvents} of ${counted.blocks} blocks, ${where} the real fixture smoketest_to_block_5000`,
+  };
 }
 
 /** The demo block's lines at another height: its events' ids and its markers' heights. */
@@ -89,8 +96,12 @@ function renumbered(block: Block, height: number): Block {
  * so that any stretch of the chain holds its share of them; `count` blocks in all, or fewer when
  * the demo's blocks run out. `after` is the time of the block before `first`.
  */
-export function liveChain(active: readonly Block[], opts: { first: number; after: bigint; share: number; count: number; seed: number }): Block[] {
-  if (!(opts.share > 0 && opts.share <= 1)) throw new RangeError(`the share of blocks with our events must be in (0, 1], got ${opts.share}`);
+export function liveChain(
+  active: readonly Block[],
+  opts: { first: number; after: bigint; share: number; count: number; seed: number },
+): Block[] {
+  if (!(opts.share > 0 && opts.share <= 1))
+    throw new RangeError(`the share of blocks with our events must be in (0, 1], got ${opts.share}`);
   const others = new OtherKinds(opts.seed + 1);
   const writer = new NdjsonBlockWriter(DEMO_CHAIN_ID, 1 << 20, others);
   const out: Block[] = [];

@@ -18,7 +18,18 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, closeSync, createReadStream, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createReadStream,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -103,7 +114,10 @@ const seed = num('seed', 0);
 
 const started = Date.now();
 const log = (text: string) => process.stderr.write(`[live ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /**
  * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
@@ -121,7 +135,7 @@ async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Pro
     const height = heightOf(line);
     if (height < cut) {
       lastTime = blockTimeOf(line) ?? lastTime;
-      if (!child.stdin.write(line + '\n')) await once(child.stdin, 'drain');
+      if (!child.stdin.write(`${line}\n`)) await once(child.stdin, 'drain');
       continue;
     }
     let block = held[held.length - 1];
@@ -151,7 +165,10 @@ function lastHeight(file: string): number {
 
 /** The samples at the end of each tenth of the series. */
 function tenths(samples: readonly number[]): number[] {
-  return Array.from({ length: Math.min(10, samples.length) }, (_, i) => samples[Math.ceil(((i + 1) * samples.length) / Math.min(10, samples.length)) - 1]!);
+  return Array.from(
+    { length: Math.min(10, samples.length) },
+    (_, i) => samples[Math.ceil(((i + 1) * samples.length) / Math.min(10, samples.length)) - 1]!,
+  );
 }
 
 interface Run {
@@ -172,7 +189,7 @@ try {
   const height = lastHeight(file);
   // Blocks enough for every run, the warm-ups, the restarts and the soak, and a margin.
   const seconds = rounds * 4 * (warmup + duration) + soak + 180;
-  const keep = Math.ceil((seconds * 1000) / blockMs * 1.2);
+  const keep = Math.ceil(((seconds * 1000) / blockMs) * 1.2);
   // The demo's blocks among them (the rest are quiet blocks made between them).
   const cut = Math.max(2, height - Math.ceil(keep * ourShare.share) - 1);
   const s = benchStore(store, `live_${scale}_${process.pid}`, { databaseUrl, cacheDir: values.cache! });
@@ -213,20 +230,28 @@ try {
   const warmupPart = Math.floor((distinct.length * warmup) / (warmup + duration));
   const distinctParts = { warmup: distinct.slice(0, warmupPart), run: distinct.slice(warmupPart) };
   log(`all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-up and ${distinctParts.run.length} for the run`);
-  log(`${urls.length} distinct URLs; Zipf: the most asked URL is ${Math.round((100 * zipf.filter((i) => i === 0).length) / zipf.length)}% of requests, the top 100 ${Math.round((100 * zipf.filter((i) => i < 100).length) / zipf.length)}%`);
+  log(
+    `${urls.length} distinct URLs; Zipf: the most asked URL is ${Math.round((100 * zipf.filter((i) => i === 0).length) / zipf.length)}% of requests, the top 100 ${Math.round((100 * zipf.filter((i) => i < 100).length) / zipf.length)}%`,
+  );
 
   // The chain moves: one held-back block appended every blockMs, until the end of the run.
   let appended = 0;
   const appender = setInterval(() => {
     const block = held[appended];
     if (!block) return;
-    appendFileSync(follow, block.lines.join('\n') + '\n');
+    appendFileSync(follow, `${block.lines.join('\n')}\n`);
     appended++;
   }, blockMs);
   cleanups.push(async () => clearInterval(appender));
 
   const runs: Run[] = [];
-  const measure = async (service: RunningServer, traffic: Run['traffic'], cache: Run['cache'], secs: number, onTick?: () => void): Promise<Run> => {
+  const measure = async (
+    service: RunningServer,
+    traffic: Run['traffic'],
+    cache: Run['cache'],
+    secs: number,
+    onTick?: () => void,
+  ): Promise<Run> => {
     const send = (part: 'warmup' | 'run', duration: number) =>
       traffic === 'Zipf'
         ? runLoad({ baseUrl: service.url, urls, order: zipf, connections, duration, client: 'wrk' })
@@ -237,9 +262,19 @@ try {
     const ticker = onTick && setInterval(onTick, 1000);
     const result = await send('run', secs).finally(() => clearInterval(ticker));
     const repeated = (warm?.repeated ?? 0) + (result.repeated ?? 0);
-    if (repeated > 0) log(`all-distinct, cache ${cache}: ${repeated} requests asked a URL again (the list ran out): pass a larger --distinct-urls`);
+    if (repeated > 0)
+      log(`all-distinct, cache ${cache}: ${repeated} requests asked a URL again (the list ran out): pass a larger --distinct-urls`);
     const blocks = held.slice(from, appended);
-    const run: Run = { traffic, cache, load: result, outcomes: outcomesSince(before, await cacheOutcomes(service.url)), blocks: blocks.length, blocksWithOurEvents: blocks.filter((b) => b.ours).length, ...(traffic === 'all-distinct' ? { repeated } : {}), loadavg: load() };
+    const run: Run = {
+      traffic,
+      cache,
+      load: result,
+      outcomes: outcomesSince(before, await cacheOutcomes(service.url)),
+      blocks: blocks.length,
+      blocksWithOurEvents: blocks.filter((b) => b.ours).length,
+      ...(traffic === 'all-distinct' ? { repeated } : {}),
+      loadavg: load(),
+    };
     log(
       `${traffic}, cache ${cache}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ${result.errors} errors; ` +
         `hits ${Math.round(100 * hitRatio(run.outcomes))}%; ${run.blocks} blocks (${run.blocksWithOurEvents} with our events); load ${run.loadavg}`,
@@ -270,7 +305,9 @@ try {
     rss.end = rssMiB(pid);
     rss.peak = Math.max(rss.peak, rss.end);
     soakResult = { run, rss };
-    log(`soak: RSS start ${rss.start.toFixed(0)} MiB, peak ${rss.peak.toFixed(0)}, end ${rss.end.toFixed(0)}; ${run.load.errors} failed requests`);
+    log(
+      `soak: RSS start ${rss.start.toFixed(0)} MiB, peak ${rss.peak.toFixed(0)}, end ${rss.end.toFixed(0)}; ${run.load.errors} failed requests`,
+    );
   }
   if (appended === held.length) log('every held-back block was appended before the end: the last runs saw a chain standing still');
 
@@ -278,12 +315,23 @@ try {
     const rs = runs.filter((r) => r.traffic === traffic && r.cache === cache);
     return rs.reduce((n, r) => n + r.load.reqPerSec, 0) / rs.length;
   };
-  const sum = (rs: Run[]) => rs.reduce((o, r) => ({ hit: o.hit + r.outcomes.hit, shared: o.shared + r.outcomes.shared, miss: o.miss + r.outcomes.miss, bypass: o.bypass + r.outcomes.bypass }), { hit: 0, shared: 0, miss: 0, bypass: 0 });
+  const sum = (rs: Run[]) =>
+    rs.reduce(
+      (o, r) => ({
+        hit: o.hit + r.outcomes.hit,
+        shared: o.shared + r.outcomes.shared,
+        miss: o.miss + r.outcomes.miss,
+        bypass: o.bypass + r.outcomes.bypass,
+      }),
+      { hit: 0, shared: 0, miss: 0, bypass: 0 },
+    );
   const zipfHits = hitRatio(sum(runs.filter((r) => r.traffic === 'Zipf' && r.cache === 'on')));
   const distinctCost = 1 - mean('all-distinct', 'on') / mean('all-distinct', 'off');
   // Each round's own ratio: the rounds interleave, so a drifting machine shows as their spread.
   const roundCosts = Array.from({ length: rounds }, (_, i) => {
-    const [off, on] = (['off', 'on'] as const).map((c) => runs.filter((r) => r.traffic === 'all-distinct' && r.cache === c)[i]!.load.reqPerSec);
+    const [off, on] = (['off', 'on'] as const).map(
+      (c) => runs.filter((r) => r.traffic === 'all-distinct' && r.cache === c)[i]!.load.reqPerSec,
+    );
     return 1 - on! / off!;
   });
   const repeated = runs.reduce((n, r) => n + (r.repeated ?? 0), 0);
@@ -318,16 +366,39 @@ try {
           `Soak: ${soak} s, Zipf traffic, c=${connections}, cache on: ${int(soakResult.run.load.reqPerSec)} req/s, p50 ${soakResult.run.load.p50.toFixed(2)} ms, p99 ${soakResult.run.load.p99.toFixed(2)} ms, ` +
             `${soakResult.run.load.errors} failed requests, hits ${Math.round(100 * hitRatio(soakResult.run.outcomes))}%, ${soakResult.run.blocks} blocks; ` +
             `server RSS ${soakResult.rss.start.toFixed(0)} MiB at the start, ${soakResult.rss.peak.toFixed(0)} MiB peak, ${soakResult.rss.end.toFixed(0)} MiB at the end; load average ${soakResult.run.loadavg}.`,
-          `RSS in MiB at each tenth of the soak: ${tenths(soakResult.rss.samples).map((m) => m.toFixed(0)).join(', ')}.`,
+          `RSS in MiB at each tenth of the soak: ${tenths(soakResult.rss.samples)
+            .map((m) => m.toFixed(0))
+            .join(', ')}.`,
         ]
       : []),
   ];
   const out = values.out!;
   mkdirSync(out, { recursive: true });
   const base = join(out, `${date}-live-${store}`);
-  writeFileSync(`${base}.md`, lines.join('\n') + '\n');
-  writeFileSync(`${base}.json`, JSON.stringify({ store, scale, seed, urls: urls.length, distinctUrls: distinct.length, ourShare: ourShare.share, connections, duration, warmup, blockMs, oursShare, runs, soak: soakResult ?? null }, null, 2));
-  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(`${base}.md`, `${lines.join('\n')}\n`);
+  writeFileSync(
+    `${base}.json`,
+    JSON.stringify(
+      {
+        store,
+        scale,
+        seed,
+        urls: urls.length,
+        distinctUrls: distinct.length,
+        ourShare: ourShare.share,
+        connections,
+        duration,
+        warmup,
+        blockMs,
+        oursShare,
+        runs,
+        soak: soakResult ?? null,
+      },
+      null,
+      2,
+    ),
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
   log(`written to ${base}.md (and .json)`);
 } finally {
   for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));

@@ -80,7 +80,14 @@ async function fixedLoad(opts: LoadOptions & { requests: number }): Promise<Load
   await Promise.all(Array.from({ length: opts.connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: opts.requests, seconds, reqPerSec: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return {
+    requests: opts.requests,
+    seconds,
+    reqPerSec: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
 }
 
 /** The paths in the order they are sent. */
@@ -210,13 +217,18 @@ async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new Error('wrk is not installed (Debian: apt-get install wrk)') : e));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'ENOENT' ? new Error('wrk is not installed (Debian: apt-get install wrk)') : e),
+    );
     child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
   });
   rmSync(dirname(script), { recursive: true, force: true });
   const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${stderr || stdout}`);
-  const r = JSON.parse(line) as Record<'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99' | 'repeated', number>;
+  const r = JSON.parse(line) as Record<
+    'requests' | 'micros' | 'status' | 'connect' | 'read' | 'write' | 'timeout' | 'p50' | 'p99' | 'repeated',
+    number
+  >;
   const seconds = Math.max(1e-3, r.micros / 1e6);
   return {
     requests: r.requests,

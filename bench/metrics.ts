@@ -4,8 +4,12 @@ import type { CacheOutcomes } from './report.js';
 /** The response cache's outcome counters of a running service, from its /metrics. */
 export async function cacheOutcomes(baseUrl: string): Promise<CacheOutcomes> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const count = (o: string) => Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  const notAdmitted = [...text.matchAll(/^epochview_response_cache_not_admitted_total\{reason="\w+"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  const count = (o: string) =>
+    Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  const notAdmitted = [...text.matchAll(/^epochview_response_cache_not_admitted_total\{reason="\w+"\} (\d+)/gm)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  );
   return { hit: count('hit'), shared: count('shared'), miss: count('miss'), bypass: count('bypass'), notAdmitted };
 }
 

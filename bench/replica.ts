@@ -37,7 +37,7 @@ const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const wanted = Number(values.urls);
-const log = (s: string) => process.stderr.write(s + '\n');
+const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function rows<T>(url: string, sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
@@ -71,7 +71,10 @@ async function pollCost(url: string): Promise<{ roundTripMs: number; roundTripP9
     times.sort((a, b) => a - b);
     let exec = 0;
     for (let i = 0; i < 500; i++) {
-      const plan = (await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`)).rows[0]['QUERY PLAN'][0] as { 'Execution Time': number; 'Planning Time': number };
+      const plan = (await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`)).rows[0]['QUERY PLAN'][0] as {
+        'Execution Time': number;
+        'Planning Time': number;
+      };
       exec += plan['Execution Time'] + plan['Planning Time'];
     }
     return { roundTripMs: percentile(times, 50), roundTripP99Ms: percentile(times, 99), executionMs: exec / 500 };
@@ -99,7 +102,8 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
 
-  const target = (cluster: PgCluster, cacheMb: number) => startService(['--database-url', cluster.urlOf('epochview'), '--response-cache-mb', String(cacheMb)], 'warn');
+  const target = (cluster: PgCluster, cacheMb: number) =>
+    startService(['--database-url', cluster.urlOf('epochview'), '--response-cache-mb', String(cacheMb)], 'warn');
   const services = {
     'primary, cache off': await target(primary, 0),
     'standby, cache off': await target(standby, 0),
@@ -114,12 +118,15 @@ try {
   for (const u of urls) {
     const [a, b] = await Promise.all([fetch(services['primary, cache off'].url + u), fetch(services['standby, cache off'].url + u)]);
     const [ta, tb] = await Promise.all([a.text(), b.text()]);
-    if (a.status !== 200 || ta !== tb) throw new Error(`${u}: primary ${a.status}, standby ${b.status}${ta !== tb ? ', bodies differ' : ''}`);
+    if (a.status !== 200 || ta !== tb)
+      throw new Error(`${u}: primary ${a.status}, standby ${b.status}${ta !== tb ? ', bodies differ' : ''}`);
   }
   log(`${urls.length} distinct URLs, each answered 200 and alike by both`);
 
   const poll = await pollCost(standby.urlOf('epochview'));
-  log(`standby head poll: round trip p50 ${poll.roundTripMs.toFixed(3)} ms (p99 ${poll.roundTripP99Ms.toFixed(3)}), planning + execution ${poll.executionMs.toFixed(3)} ms`);
+  log(
+    `standby head poll: round trip p50 ${poll.roundTripMs.toFixed(3)} ms (p99 ${poll.roundTripP99Ms.toFixed(3)}), planning + execution ${poll.executionMs.toFixed(3)} ms`,
+  );
 
   const results: Record<string, LoadResult[]> = {};
   for (let round = 0; round < rounds; round++) {
@@ -127,14 +134,17 @@ try {
       await wrk(service.url, urls, 2); // warm-up (and, with the cache, a first pass over the URLs)
       const r = await wrk(service.url, urls, duration);
       (results[name] ??= []).push(r);
-      log(`round ${round + 1} ${name}: ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`);
+      log(
+        `round ${round + 1} ${name}: ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`,
+      );
     }
   }
   // How the caches answered: a bypass means the head was unknown (the standby poll failing, say).
   const outcomes: string[] = [];
   for (const name of ['primary, cache on', 'standby, cache on'] as const) {
     const text = await (await fetch(`${services[name].url}/metrics`)).text();
-    const count = (o: string) => Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const count = (o: string) =>
+      Number(new RegExp(`^epochview_response_cache_requests_total\\{outcome="${o}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     outcomes.push(`${name}: ${['hit', 'shared', 'miss', 'bypass'].map((o) => `${o} ${count(o).toLocaleString('en-US')}`).join(', ')}`);
   }
   const mean = (name: string) => results[name]!.reduce((n, r) => n + r.reqPerSec, 0) / rounds;
@@ -146,7 +156,10 @@ try {
     '',
     '| serve on | req/s per round | p50 ms | p99 ms | errors |',
     '|---|--:|--:|--:|--:|',
-    ...Object.entries(results).map(([name, rs]) => `| ${name} | ${rs.map((r) => Math.round(r.reqPerSec).toLocaleString('en-US')).join(', ')} | ${rs.map((r) => r.p50.toFixed(2)).join(', ')} | ${rs.map((r) => r.p99.toFixed(2)).join(', ')} | ${rs.reduce((n, r) => n + r.errors, 0)} |`),
+    ...Object.entries(results).map(
+      ([name, rs]) =>
+        `| ${name} | ${rs.map((r) => Math.round(r.reqPerSec).toLocaleString('en-US')).join(', ')} | ${rs.map((r) => r.p50.toFixed(2)).join(', ')} | ${rs.map((r) => r.p99.toFixed(2)).join(', ')} | ${rs.reduce((n, r) => n + r.errors, 0)} |`,
+    ),
     '',
     `Standby ÷ primary (mean req/s): cache off ${(mean('standby, cache off') / mean('primary, cache off')).toFixed(2)}, cache on ${(mean('standby, cache on') / mean('primary, cache on')).toFixed(2)}.`,
     '',
@@ -157,8 +170,8 @@ try {
   const out = join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const path = join(out, `${new Date().toISOString().slice(0, 10)}-replica.md`);
-  writeFileSync(path, lines.join('\n') + '\n');
-  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
   log(`written to ${path}`);
 } finally {
   await Promise.all(servers.map((s) => s.stop()));

@@ -80,10 +80,16 @@ function checks(run: RunResult): Check[] {
   for (const s of run.scales) {
     for (const m of s.pages) {
       if (m.scenario.pageSize === 50 && m.concurrency === TARGETS.smallPageConcurrency) {
-        out.push({ ok: m.real.p99 <= TARGETS.smallPageP99Ms && m.real.errors === 0, text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: p99 ${ms(m.real.p99)} ms (target ≤ ${TARGETS.smallPageP99Ms} ms)${m.ceiling ? `; the ceiling's p99: ${ms(m.ceiling.p99)} ms` : ''}` });
+        out.push({
+          ok: m.real.p99 <= TARGETS.smallPageP99Ms && m.real.errors === 0,
+          text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: p99 ${ms(m.real.p99)} ms (target ≤ ${TARGETS.smallPageP99Ms} ms)${m.ceiling ? `; the ceiling's p99: ${ms(m.ceiling.p99)} ms` : ''}`,
+        });
       }
       if (m.scenario.pageSize === 1000 && m.rows >= 900 && m.ceiling) {
-        out.push({ ok: ratio(m) >= TARGETS.fullPageCeilingShare, text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: ${pct(ratio(m))} of its ceiling (target ≥ ${pct(TARGETS.fullPageCeilingShare)})` });
+        out.push({
+          ok: ratio(m) >= TARGETS.fullPageCeilingShare,
+          text: `${s.scale} ${m.scenario.id} c=${m.concurrency} cache ${m.cache}: ${pct(ratio(m))} of its ceiling (target ≥ ${pct(TARGETS.fullPageCeilingShare)})`,
+        });
       }
     }
   }
@@ -97,7 +103,10 @@ function checks(run: RunResult): Check[] {
       if (!ma) continue;
       const growth = mb.real.p50 / ma.real.p50;
       if (Math.abs(ma.rows - mb.rows) <= 0.1 * Math.max(ma.rows, mb.rows)) {
-        out.push({ ok: growth < TARGETS.p50Growth, text: `p50 ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency} cache ${mb.cache}: ×${growth.toFixed(2)} (target < ×${TARGETS.p50Growth})` });
+        out.push({
+          ok: growth < TARGETS.p50Growth,
+          text: `p50 ${a.scale}→${b.scale} ${mb.scenario.id} c=${mb.concurrency} cache ${mb.cache}: ×${growth.toFixed(2)} (target < ×${TARGETS.p50Growth})`,
+        });
       } else if (ma.rows > 0 && mb.rows > 0) {
         const perRow = mb.real.p50 / mb.rows / (ma.real.p50 / ma.rows);
         out.push({
@@ -121,19 +130,27 @@ export function renderMarkdown(run: RunResult): string {
     lines.push('## Ingest', '', '| chain | events | file MiB | seconds | events/s | peak RSS MiB |', '|---|--:|--:|--:|--:|--:|');
     for (const s of ingested) {
       const i = s.ingest!;
-      lines.push(`| ${s.scale}${i.reused ? ' (earlier run, store reused)' : ''} | ${int(i.events)} | ${int(i.fileMiB)} | ${i.seconds.toFixed(1)} | ${int(i.eventsPerSec)} | ${int(i.peakRssMiB)} |`);
+      lines.push(
+        `| ${s.scale}${i.reused ? ' (earlier run, store reused)' : ''} | ${int(i.events)} | ${int(i.fileMiB)} | ${i.seconds.toFixed(1)} | ${int(i.eventsPerSec)} | ${int(i.peakRssMiB)} |`,
+      );
     }
     lines.push('');
   }
 
   const scales = run.scales;
-  const head = ['scenario', 'c', 'cache', ...scales.flatMap((s) => [`${s.scale} URLs`, 'rows', 'req/s', 'p50 ms', 'p99 ms', 'err', 'hits', '÷ ceiling'])];
+  const head = [
+    'scenario',
+    'c',
+    'cache',
+    ...scales.flatMap((s) => [`${s.scale} URLs`, 'rows', 'req/s', 'p50 ms', 'p99 ms', 'err', 'hits', '÷ ceiling']),
+  ];
   if (scales.length > 1) head.push(`p50 ×${scales.length > 2 ? ' (last/first)' : ''}`);
   lines.push('## Pages', '', `| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 || i === 2 ? '---' : '--:')).join('|')}|`);
   const keys: { id: string; c: number; cache: string; description: string }[] = [];
   for (const s of scales) {
     for (const m of s.pages) {
-      if (!keys.some((k) => k.id === m.scenario.id && k.c === m.concurrency && k.cache === m.cache)) keys.push({ id: m.scenario.id, c: m.concurrency, cache: m.cache, description: m.scenario.description });
+      if (!keys.some((k) => k.id === m.scenario.id && k.c === m.concurrency && k.cache === m.cache))
+        keys.push({ id: m.scenario.id, c: m.concurrency, cache: m.cache, description: m.scenario.description });
     }
   }
   for (const k of keys) {
@@ -141,7 +158,17 @@ export function renderMarkdown(run: RunResult): string {
     const found = scales.map((s) => s.pages.find((m) => m.scenario.id === k.id && m.concurrency === k.c && m.cache === k.cache));
     for (const m of found) {
       if (!m) row.push('-', '-', '-', '-', '-', '-', '-', '-');
-      else row.push(int(m.urls), int(m.rows), int(m.real.reqPerSec), ms(m.real.p50), ms(m.real.p99), String(m.real.errors), m.outcomes ? pct(hitRatio(m.outcomes)) : '-', pct(ratio(m)));
+      else
+        row.push(
+          int(m.urls),
+          int(m.rows),
+          int(m.real.reqPerSec),
+          ms(m.real.p50),
+          ms(m.real.p99),
+          String(m.real.errors),
+          m.outcomes ? pct(hitRatio(m.outcomes)) : '-',
+          pct(ratio(m)),
+        );
     }
     if (scales.length > 1) {
       const first = found[0];
@@ -153,9 +180,9 @@ export function renderMarkdown(run: RunResult): string {
   lines.push('');
   lines.push(
     '`c`: concurrent connections. `URLs`: distinct URLs of the scenario, sampled from the data, sent',
-    'in turn. `rows`: mean rows of a sample of their answers. `hits`: the response cache\'s hits over',
+    "in turn. `rows`: mean rows of a sample of their answers. `hits`: the response cache's hits over",
     'the requests it saw. `÷ ceiling`: our req/s divided by the req/s of the same HTTP stack serving',
-    'the sample\'s response bytes from memory, measured alternately in the same run.',
+    "the sample's response bytes from memory, measured alternately in the same run.",
     '',
   );
 

@@ -146,7 +146,12 @@ function git(args: string[]): string {
 }
 
 /** A warmed-up load run, and how the service's response cache answered it (when `cache`). */
-async function measure(baseUrl: string, urls: readonly string[], connections: number, cache = false): Promise<{ load: LoadResult; outcomes: CacheOutcomes | null }> {
+async function measure(
+  baseUrl: string,
+  urls: readonly string[],
+  connections: number,
+  cache = false,
+): Promise<{ load: LoadResult; outcomes: CacheOutcomes | null }> {
   if (warmup > 0 && requests === undefined) await runLoad({ baseUrl, urls, connections, duration: warmup, headers, client });
   const before = cache ? await cacheOutcomes(baseUrl) : null;
   const load = await runLoad({ baseUrl, urls, connections, duration: duration!, requests, headers, client });
@@ -191,7 +196,9 @@ async function ingestScale(scale: string): Promise<IngestedScale> {
     log(`${scale}: ingesting ${file} into ${store}…`);
     const r = await ingestFile(file, s.args);
     ingest = { ...r, reused: false };
-    log(`${scale}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`);
+    log(
+      `${scale}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`,
+    );
     if (values.reuse) writeFileSync(markerFile(name), JSON.stringify(r));
   }
   const db = await s.open();
@@ -267,7 +274,12 @@ async function sampleScale(scale: IngestedScale, service: RunningServer): Promis
  * the load of others drifts over minutes; interleaving keeps it the same for the measurements
  * that are compared (our req/s to the ceiling's, medium's p50 to mainnet's).
  */
-async function measureAll(sampled: SampledScale[], services: RunningServer[], cache: 'off' | 'on', pages: Map<string, PageMeasurement[]>): Promise<void> {
+async function measureAll(
+  sampled: SampledScale[],
+  services: RunningServer[],
+  cache: 'off' | 'on',
+  pages: Map<string, PageMeasurement[]>,
+): Promise<void> {
   for (const id of scenarioIds) {
     for (const c of concurrencies) {
       for (const [i, p] of sampled.entries()) {
@@ -321,7 +333,10 @@ async function ingestFormats(machine: string, versions: string, commit: string):
   const order = baseline ? [baseline, current, current, baseline] : [current];
   const rows: string[] = [];
   const summary: string[] = [];
-  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   for (const scale of scales) {
     const rates = new Map<string, number[]>();
     for (const format of ['ndjson', 'evts'] as const) {
@@ -333,7 +348,9 @@ async function ingestFormats(machine: string, versions: string, commit: string):
           const loadBefore = load();
           log(`${scale}: ${build.name} ingesting ${file} into ${store}… (load average ${loadBefore})`);
           const r = await ingestFile(file, s.args, build.cli);
-          log(`${scale} ${format} ${build.name}: ${r.allEvents} events (${r.events} applied) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s`);
+          log(
+            `${scale} ${format} ${build.name}: ${r.allEvents} events (${r.events} applied) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s`,
+          );
           const key = `${format} ${build.name}`;
           rates.set(key, [...(rates.get(key) ?? []), r.allEventsPerSec!]);
           const notApplied = ((r.allEvents! - r.events) / r.allEvents!) * 100;
@@ -347,11 +364,20 @@ async function ingestFormats(machine: string, versions: string, commit: string):
       }
     }
     const rate = (format: string, build: Build) => mean(rates.get(`${format} ${build.name}`)!);
-    summary.push(`| ${scale} | event file ÷ NDJSON, ${current.name} | **${(rate('evts', current) / rate('ndjson', current)).toFixed(2)}×** |`);
+    summary.push(
+      `| ${scale} | event file ÷ NDJSON, ${current.name} | **${(rate('evts', current) / rate('ndjson', current)).toFixed(2)}×** |`,
+    );
     if (baseline) {
-      summary.push(`| ${scale} | event file ÷ NDJSON, ${baseline.name} | ${(rate('evts', baseline) / rate('ndjson', baseline)).toFixed(2)}× |`);
-      for (const [format, label] of [['ndjson', 'NDJSON'], ['evts', 'event file']] as const) {
-        summary.push(`| ${scale} | ${label}: ${current.name} ÷ ${baseline.name} | **${(rate(format, current) / rate(format, baseline)).toFixed(2)}×** (${int(rate(format, current))} ÷ ${int(rate(format, baseline))} events/s) |`);
+      summary.push(
+        `| ${scale} | event file ÷ NDJSON, ${baseline.name} | ${(rate('evts', baseline) / rate('ndjson', baseline)).toFixed(2)}× |`,
+      );
+      for (const [format, label] of [
+        ['ndjson', 'NDJSON'],
+        ['evts', 'event file'],
+      ] as const) {
+        summary.push(
+          `| ${scale} | ${label}: ${current.name} ÷ ${baseline.name} | **${(rate(format, current) / rate(format, baseline)).toFixed(2)}×** (${int(rate(format, current))} ÷ ${int(rate(format, baseline))} events/s) |`,
+        );
       }
     }
   }
@@ -363,8 +389,10 @@ async function ingestFormats(machine: string, versions: string, commit: string):
     `(\`epochview demo --format ndjson|evts\`), ingested one after the other into fresh stores; events/s`,
     'from the summary of `epochview ingest` (its time excludes startup). "Not applied" events are the',
     'kinds epochview skips and the block markers. CPU s: user and system time of the ingest process',
-    '(the store\'s own is not counted). Load: the load average (1, 5, 15 min) as the run started.',
-    ...(baseline ? [`Each format ingested by ${baseline.name} (\`${baseline.cli}\`) and by this build, in the order baseline, this, this, baseline.`] : []),
+    "(the store's own is not counted). Load: the load average (1, 5, 15 min) as the run started.",
+    ...(baseline
+      ? [`Each format ingested by ${baseline.name} (\`${baseline.cli}\`) and by this build, in the order baseline, this, this, baseline.`]
+      : []),
     '',
     '| scale | format | build | MiB | events | not applied | s | events/s (all) | applied events/s | CPU s | peak RSS MiB | load |',
     '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
@@ -391,7 +419,9 @@ async function main(): Promise<void> {
   const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free at start), Linux ${release()}`;
   const versions = `node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`;
   const settings =
-    (requests !== undefined ? `${requests} requests per measurement with fetch` : `${client}, ${duration} s per measurement after ${warmup} s of warm-up`) +
+    (requests !== undefined
+      ? `${requests} requests per measurement with fetch`
+      : `${client}, ${duration} s per measurement after ${warmup} s of warm-up`) +
     `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
     `${perScenario} distinct URLs per scenario at most, response cache ${caches.map((c) => (c === 'on' ? `on (${responseCacheMb} MiB; the chain does not move, so repeated URLs hit)` : 'off (every request reaches the store)')).join(', then ')}`;
   log(`${store}: ${machine}; ${versions}`);
@@ -420,7 +450,12 @@ async function main(): Promise<void> {
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
   }
-  const results: ScaleResult[] = sampled.map((p) => ({ scale: p.scale, ingest: p.ingest, population: p.population, pages: pages.get(p.scale)! }));
+  const results: ScaleResult[] = sampled.map((p) => ({
+    scale: p.scale,
+    ingest: p.ingest,
+    population: p.population,
+    pages: pages.get(p.scale)!,
+  }));
 
   const date = new Date().toISOString().slice(0, 10);
   const run: RunResult = { store, date, machine, versions, settings, scales: results };

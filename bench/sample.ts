@@ -86,7 +86,9 @@ export async function walkCursors(baseUrl: string, path: string): Promise<string
     const url = `${baseUrl}${path}${sep}pagination.first=5000${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`;
     const res = await fetch(url);
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
-    const page = Object.values((await res.json()) as Record<string, { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }>)[0]!;
+    const page = Object.values(
+      (await res.json()) as Record<string, { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }>,
+    )[0]!;
     for (const e of page.edges) cursors.push(e.cursor);
     if (!page.pageInfo.hasNextPage) return cursors;
     after = page.pageInfo.endCursor;

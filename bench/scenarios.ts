@@ -38,32 +38,124 @@ interface ScenarioKind {
 const any = <T>(rand: Rand, xs: readonly T[]): T | undefined => (xs.length === 0 ? undefined : pick(rand, xs));
 
 const ALL_SCENARIOS: readonly ScenarioKind[] = [
-  { operation: 'referral-sets', name: 'default', description: 'no page size (1,000 rows) after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.after=${enc(c)}`) },
-  { operation: 'referral-sets', name: 'first50', description: 'first=50 after a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.first=50&pagination.after=${enc(c)}`) },
-  { operation: 'referral-sets', name: 'last50', description: 'last=50 before a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.last=50&pagination.before=${enc(c)}`) },
-  { operation: 'referral-sets', name: 'referee', description: 'a random referee', pageSize: 1000, url: (p, r) => with1(any(r, p.keys.referees), (x) => `${SETS}?referee=${x}`) },
-  { operation: 'referral-sets', name: 'referrer', description: 'a random referrer', pageSize: 1000, url: (p, r) => with1(any(r, p.keys.referrers), (x) => `${SETS}?referrer=${x}`) },
-  { operation: 'team-stats', name: 'default', description: 'a random team, no parameters (N=10, 1,000 rows), after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.after=${enc(c.cursor)}`) },
-  { operation: 'team-stats', name: 'agg10', description: 'aggregationEpochs=10, first=200, a random team and cursor', pageSize: 200, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?aggregationEpochs=10&pagination.first=200&pagination.after=${enc(c.cursor)}`) },
+  {
+    operation: 'referral-sets',
+    name: 'default',
+    description: 'no page size (1,000 rows) after a random cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.after=${enc(c)}`),
+  },
+  {
+    operation: 'referral-sets',
+    name: 'first50',
+    description: 'first=50 after a random cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.first=50&pagination.after=${enc(c)}`),
+  },
+  {
+    operation: 'referral-sets',
+    name: 'last50',
+    description: 'last=50 before a random cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.last=50&pagination.before=${enc(c)}`),
+  },
+  {
+    operation: 'referral-sets',
+    name: 'referee',
+    description: 'a random referee',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.keys.referees), (x) => `${SETS}?referee=${x}`),
+  },
+  {
+    operation: 'referral-sets',
+    name: 'referrer',
+    description: 'a random referrer',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.keys.referrers), (x) => `${SETS}?referrer=${x}`),
+  },
+  {
+    operation: 'team-stats',
+    name: 'default',
+    description: 'a random team, no parameters (N=10, 1,000 rows), after a random cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.after=${enc(c.cursor)}`),
+  },
+  {
+    operation: 'team-stats',
+    name: 'agg10',
+    description: 'aggregationEpochs=10, first=200, a random team and cursor',
+    pageSize: 200,
+    url: (p, r) =>
+      with1(
+        any(r, p.cursors.teamStats),
+        (c) => `${stats(c.team)}?aggregationEpochs=10&pagination.first=200&pagination.after=${enc(c.cursor)}`,
+      ),
+  },
   {
     operation: 'team-stats',
     name: 'agg30',
-    description: 'aggregationEpochs=30, first=200, a random cursor of a team listed for 30 epochs (none: of any team, whose pages are then empty)',
+    description:
+      'aggregationEpochs=30, first=200, a random cursor of a team listed for 30 epochs (none: of any team, whose pages are then empty)',
     pageSize: 200,
-    url: (p, r) => with1(any(r, cursorsOfTeams30(p)), (c) => `${stats(c.team)}?aggregationEpochs=30&pagination.first=200&pagination.after=${enc(c.cursor)}`),
+    url: (p, r) =>
+      with1(
+        any(r, cursorsOfTeams30(p)),
+        (c) => `${stats(c.team)}?aggregationEpochs=30&pagination.first=200&pagination.after=${enc(c.cursor)}`,
+      ),
   },
-  { operation: 'team-stats', name: 'first50', description: 'first=50, a random team and cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.first=50&pagination.after=${enc(c.cursor)}`) },
-  { operation: 'team-stats', name: 'last50', description: 'last=50, a random team and cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.last=50&pagination.before=${enc(c.cursor)}`) },
-  { operation: 'team-stats', name: 'party', description: 'a random member of a random team', pageSize: 1, url: (p, r) => with1(any(r, p.keys.parties), (x) => `${stats(x.team)}?partyId=${x.party}`) },
-  { operation: 'summaries', name: 'default', description: 'no page size (1,000 rows) after a random cursor', pageSize: 1000, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.after=${enc(c)}`) },
-  { operation: 'summaries', name: 'first50', description: 'first=50 after a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.first=50&pagination.after=${enc(c)}`) },
-  { operation: 'summaries', name: 'last50', description: 'last=50 before a random cursor', pageSize: 50, url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.last=50&pagination.before=${enc(c)}`) },
+  {
+    operation: 'team-stats',
+    name: 'first50',
+    description: 'first=50, a random team and cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.first=50&pagination.after=${enc(c.cursor)}`),
+  },
+  {
+    operation: 'team-stats',
+    name: 'last50',
+    description: 'last=50, a random team and cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.last=50&pagination.before=${enc(c.cursor)}`),
+  },
+  {
+    operation: 'team-stats',
+    name: 'party',
+    description: 'a random member of a random team',
+    pageSize: 1,
+    url: (p, r) => with1(any(r, p.keys.parties), (x) => `${stats(x.team)}?partyId=${x.party}`),
+  },
+  {
+    operation: 'summaries',
+    name: 'default',
+    description: 'no page size (1,000 rows) after a random cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.after=${enc(c)}`),
+  },
+  {
+    operation: 'summaries',
+    name: 'first50',
+    description: 'first=50 after a random cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.first=50&pagination.after=${enc(c)}`),
+  },
+  {
+    operation: 'summaries',
+    name: 'last50',
+    description: 'last=50 before a random cursor',
+    pageSize: 50,
+    url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.last=50&pagination.before=${enc(c)}`),
+  },
   {
     operation: 'summaries',
     name: 'asset',
     description: 'a random asset, 1,000 rows after a random cursor',
     pageSize: 1000,
-    url: (p, r) => with1(any(r, p.keys.assets), (a) => `${SUMMARIES}?filter.assetIds=${a}${p.cursors.summaries.length > 0 ? `&pagination.after=${enc(pick(r, p.cursors.summaries))}` : ''}`),
+    url: (p, r) =>
+      with1(
+        any(r, p.keys.assets),
+        (a) =>
+          `${SUMMARIES}?filter.assetIds=${a}${p.cursors.summaries.length > 0 ? `&pagination.after=${enc(pick(r, p.cursors.summaries))}` : ''}`,
+      ),
   },
   {
     operation: 'summaries',
@@ -125,7 +217,14 @@ export function buildScenarios(ids: readonly string[], p: Population, perScenari
     const first = s.url(p, rand);
     if (first === undefined) continue;
     const urls = distinctUrls(perScenario, () => s.url(p, rand)!);
-    out.push({ id: `${s.operation}/${s.name}`, operation: s.operation, name: s.name, description: s.description, urls, pageSize: s.pageSize });
+    out.push({
+      id: `${s.operation}/${s.name}`,
+      operation: s.operation,
+      name: s.name,
+      description: s.description,
+      urls,
+      pageSize: s.pageSize,
+    });
   }
   return out;
 }

@@ -68,7 +68,12 @@ async function start(args: string[], port: number, what: string, ready: { path: 
 /** The service as users run it: `epochview serve` from the build. */
 export async function startService(storeArgs: string[], logLevel: string): Promise<RunningServer> {
   const port = await freePort();
-  return start([CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs], port, 'epochview serve', { path: '/readyz', status: 200 });
+  return start(
+    [CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs],
+    port,
+    'epochview serve',
+    { path: '/readyz', status: 200 },
+  );
 }
 
 /** The ceiling server answering recorded responses from memory (see ceiling-server.ts). */

@@ -73,7 +73,10 @@ const comparison = COMPARISONS[values.compare!];
 if (!comparison) throw new Error(`--compare must be one of ${Object.keys(COMPARISONS).join(', ')}`);
 const stores = values.compare === 'stores' ? [postgres, pglite] : [postgres];
 const servers: RunningServer[] = [];
-const load = (before: number[]) => loadavg().map((l, i) => `${(before[i] ?? l).toFixed(1)}→${l.toFixed(1)}`).join(', ');
+const load = (before: number[]) =>
+  loadavg()
+    .map((l, i) => `${(before[i] ?? l).toFixed(1)}→${l.toFixed(1)}`)
+    .join(', ');
 try {
   for (const store of stores) {
     if (await store.exists()) continue;
@@ -114,13 +117,18 @@ try {
           await runLoad({ baseUrl, urls: sc.urls, connections, duration: warmup, client: 'wrk' });
           const m = await runLoad({ baseUrl, urls: sc.urls, connections, duration, client: 'wrk' });
           r[side.name]!.push(m);
-          log(`${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${side.name}, round ${round + 1}: ${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors`);
+          log(
+            `${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${side.name}, round ${round + 1}: ${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors`,
+          );
         }
       }
       const mean = (xs: LoadResult[]) => xs.reduce((n, x) => n + x.reqPerSec, 0) / xs.length;
-      const cell = (xs: LoadResult[]) => `${Math.round(mean(xs)).toLocaleString('en-US')} (${xs.map((x) => Math.round(x.reqPerSec).toLocaleString('en-US')).join(', ')}); p99 ${xs.map((x) => x.p99.toFixed(0)).join(', ')}${xs.some((x) => x.errors) ? `; ${xs.reduce((n, x) => n + x.errors, 0)} errors` : ''}`;
+      const cell = (xs: LoadResult[]) =>
+        `${Math.round(mean(xs)).toLocaleString('en-US')} (${xs.map((x) => Math.round(x.reqPerSec).toLocaleString('en-US')).join(', ')}); p99 ${xs.map((x) => x.p99.toFixed(0)).join(', ')}${xs.some((x) => x.errors) ? `; ${xs.reduce((n, x) => n + x.errors, 0)} errors` : ''}`;
       const [a, b] = [r[comparison.a.name]!, r[comparison.b.name]!];
-      rows.push(`| ${sc.id} (${sc.description}; ${sc.urls.length.toLocaleString('en-US')} URLs) | ${cacheMb ? 'on' : 'off'} | ${cell(a)} | ${cell(b)} | ×${(mean(b) / mean(a)).toFixed(2)} |`);
+      rows.push(
+        `| ${sc.id} (${sc.description}; ${sc.urls.length.toLocaleString('en-US')} URLs) | ${cacheMb ? 'on' : 'off'} | ${cell(a)} | ${cell(b)} | ×${(mean(b) / mean(a)).toFixed(2)} |`,
+      );
     }
   }
   let commit = '';
@@ -144,8 +152,8 @@ try {
   mkdirSync(out, { recursive: true });
   // Named by the commit too: a run of another build the same day does not overwrite it.
   const path = join(out, `${date}-${values.compare}${commit ? `-${commit}` : ''}.md`);
-  writeFileSync(path, lines.join('\n') + '\n');
-  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
   log(`written to ${path}`);
 } finally {
   await Promise.all(servers.map((s) => s.stop()));

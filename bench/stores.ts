@@ -52,7 +52,8 @@ export function benchStore(kind: StoreKind, name: string, opts: { databaseUrl: s
   return {
     kind,
     args: ['--database-url', databaseUrl],
-    exists: () => admin(opts.databaseUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount === 1),
+    exists: () =>
+      admin(opts.databaseUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount === 1),
     reset: async () => {
       await drop();
       await admin(opts.databaseUrl, (c) => c.query(`CREATE DATABASE ${db}`));
@@ -65,7 +66,9 @@ export function benchStore(kind: StoreKind, name: string, opts: { databaseUrl: s
 /** The store software's version, for the results header. */
 export async function storeVersion(kind: StoreKind, databaseUrl: string): Promise<string> {
   if (kind === 'pglite') {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create();
     try {
@@ -75,6 +78,9 @@ export async function storeVersion(kind: StoreKind, databaseUrl: string): Promis
       await db.close();
     }
   }
-  const v = await admin(databaseUrl, async (c) => (await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v);
+  const v = await admin(
+    databaseUrl,
+    async (c) => (await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v,
+  );
   return `PostgreSQL ${v}`;
 }

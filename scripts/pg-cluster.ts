@@ -21,7 +21,11 @@ export interface PgBinaries {
 /** The newest PostgreSQL Debian installed, if any. */
 function debianBinaries(): PgBinaries | undefined {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const dir = versions.map((v) => join(root, v, 'bin')).find((d) => existsSync(join(d, 'postgres')));
   return dir ? { dir, source: 'debian' } : undefined;
 }

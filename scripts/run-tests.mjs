@@ -47,7 +47,9 @@ if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
   await admin.query('CREATE DATABASE test');
   await admin.end();
   env.TEST_DATABASE_URL = cluster.urlOf('test');
-  console.log(`no PostgreSQL server answers on 127.0.0.1:5432: this run starts its own (${cluster.binaries.source}, ${cluster.binaries.dir}) on port ${cluster.port}`);
+  console.log(
+    `no PostgreSQL server answers on 127.0.0.1:5432: this run starts its own (${cluster.binaries.source}, ${cluster.binaries.dir}) on port ${cluster.port}`,
+  );
   // Ctrl-C reaches the tests too; this process stays to remove the server after them.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});

@@ -29,8 +29,8 @@ interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-const out = (text: string) => process.stdout.write(text + '\n');
-const err = (text: string) => process.stderr.write(text + '\n');
+const out = (text: string) => process.stdout.write(`${text}\n`);
+const err = (text: string) => process.stderr.write(`${text}\n`);
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -39,7 +39,8 @@ const COMMANDS: Record<string, Command> = {
     settings: SERVE_SETTINGS,
     async run(argv) {
       const { settings, positionals } = readSettings(this.settings, argv);
-      if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')}); a file to follow is given with --follow`);
+      if (positionals.length > 0)
+        throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')}); a file to follow is given with --follow`);
       return serveWorkers(settings, out);
     },
   },
@@ -74,7 +75,9 @@ const COMMANDS: Record<string, Command> = {
         }
         if (e instanceof InputError) {
           err(`error: ${e.message}`);
-          err(`blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`);
+          err(
+            `blocks before the bad one are applied (checkpoint ${(await readCheckpoint(store)) ?? 'none'}); fix the input and run the same command again to continue`,
+          );
           return 1;
         }
         if (e instanceof StoreUnavailableError && writer !== store) {
@@ -94,18 +97,28 @@ const COMMANDS: Record<string, Command> = {
     summary: 'write a deterministic synthetic chain as bus events (NDJSON or an event file)',
     usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--format ndjson|evts|evts.gz] [--out FILE]',
     settings: [],
-    extraHelp: '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --format <name>               ndjson (default), evts (an event file, as a core\'s [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)',
+    extraHelp:
+      "  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --format <name>               ndjson (default), evts (an event file, as a core's [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)",
     async run(argv) {
-      const { extra } = readSettings([], argv, process.env, { scale: { type: 'string' }, seed: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+      const { extra } = readSettings([], argv, process.env, {
+        scale: { type: 'string' },
+        seed: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
+      });
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
-      if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) throw new UsageError('--seed must be an integer from 0 to 2^53-1');
+      if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText)))
+        throw new UsageError('--seed must be an integer from 0 to 2^53-1');
       const format = (extra.format as string | undefined) ?? 'ndjson';
       if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
       const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target, format);
-      if (extra.out) await new Promise<void>((resolve, reject) => (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())));
+      if (extra.out)
+        await new Promise<void>((resolve, reject) =>
+          (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
+        );
       err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
       return 0;
     },
@@ -134,7 +147,8 @@ async function openReachableStore(settings: Pick<Settings, (typeof STORE_SETTING
   try {
     await waitUntilReachable(store, {
       timeoutMs: settings.startupTimeoutMs!,
-      onRetry: (attempt, delayMs, cause) => err(`${store.location} unreachable (attempt ${attempt}: ${cause.message}); retrying in ${delayMs} ms`),
+      onRetry: (attempt, delayMs, cause) =>
+        err(`${store.location} unreachable (attempt ${attempt}: ${cause.message}); retrying in ${delayMs} ms`),
     });
   } catch (e) {
     await store.close();
@@ -154,7 +168,9 @@ function help(): string {
 }
 
 function commandHelp(c: Command): string {
-  return [`usage: ${c.usage}`, '', c.summary, '', 'options:', settingsHelp(c.settings), c.extraHelp ?? ''].filter((l) => l !== '').join('\n');
+  return [`usage: ${c.usage}`, '', c.summary, '', 'options:', settingsHelp(c.settings), c.extraHelp ?? '']
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -16,31 +16,151 @@ export interface SettingSpec {
 }
 
 export const SETTINGS = {
-  databaseUrl: { flag: 'database-url', env: 'DATABASE_URL', kind: 'string', help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used' },
+  databaseUrl: {
+    flag: 'database-url',
+    env: 'DATABASE_URL',
+    kind: 'string',
+    help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used',
+  },
   dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
   port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'HTTP port' },
   host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
-  logLevel: { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: 'fatal, error, warn, info, debug, trace or silent' },
-  demoOnEmpty: { flag: 'demo-on-empty', env: 'EPOCHVIEW_DEMO_ON_EMPTY', kind: 'bool', help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)' },
-  batchEvents: { flag: 'batch-events', env: 'EPOCHVIEW_BATCH_EVENTS', kind: 'int', default: '50000', help: 'ingest, serve --follow: events per transaction while catching up' },
+  logLevel: {
+    flag: 'log-level',
+    env: 'LOG_LEVEL',
+    kind: 'string',
+    default: 'info',
+    help: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  demoOnEmpty: {
+    flag: 'demo-on-empty',
+    env: 'EPOCHVIEW_DEMO_ON_EMPTY',
+    kind: 'bool',
+    help: 'serve: ingest the small demo chain into an empty store (default: on for the embedded store, off for a server)',
+  },
+  batchEvents: {
+    flag: 'batch-events',
+    env: 'EPOCHVIEW_BATCH_EVENTS',
+    kind: 'int',
+    default: '50000',
+    help: 'ingest, serve --follow: events per transaction while catching up',
+  },
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
-  statementSlots: { flag: 'statement-slots', env: 'EPOCHVIEW_STATEMENT_SLOTS', kind: 'int', default: String(DEFAULT_STATEMENT_SLOTS), help: 'serve, PostgreSQL server: statements of one shape (a page of one operation, say) in flight at once; those arriving meanwhile wait and run together as one statement; cheap shapes run one at a time; about the server\'s cores; 0: every statement alone' },
-  follow: { flag: 'follow', env: 'EPOCHVIEW_FOLLOW', kind: 'string', help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)' },
-  followPollMs: { flag: 'follow-poll-ms', env: 'EPOCHVIEW_FOLLOW_POLL_MS', kind: 'int', default: '500', help: 'serve --follow: how often to look for new lines, in ms' },
-  brokerListen: { flag: 'broker-listen', env: 'EPOCHVIEW_BROKER_LISTEN', kind: 'string', help: "serve: listen at HOST:PORT for a Vega core's broker socket (its [Broker.Socket], nanomsg PAIR v0) and ingest what it sends" },
-  brokerBufferDir: { flag: 'broker-buffer-dir', env: 'EPOCHVIEW_BROKER_BUFFER_DIR', kind: 'string', default: './broker-buffer', help: 'serve --broker-listen: folder of the buffer files every frame is written to before it is applied (one folder per store)' },
-  chainId: { flag: 'chain-id', env: 'EPOCHVIEW_CHAIN_ID', kind: 'string', help: 'serve --broker-listen: refuse events of another chain; unset: take the chain the core sends' },
-  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS', kind: 'int', default: String(DEFAULT_LIMITS.requestTimeoutMs), help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit' },
-  maxUrlLength: { flag: 'max-url-length', env: 'EPOCHVIEW_MAX_URL_LENGTH', kind: 'int', default: String(DEFAULT_LIMITS.maxUrlLength), help: 'serve: longest request URL (path and query) in bytes; longer is a 400' },
-  maxFilterValues: { flag: 'max-filter-values', env: 'EPOCHVIEW_MAX_FILTER_VALUES', kind: 'int', default: String(DEFAULT_LIMITS.maxFilterValues), help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400' },
-  responseCacheMb: { flag: 'response-cache-mb', env: 'EPOCHVIEW_RESPONSE_CACHE_MB', kind: 'int', default: String(DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20), help: 'serve: memory for answers kept until a block changes what they show (identical requests then cost no query), in MiB; 0: no cache' },
-  rowCacheMb: { flag: 'row-cache-mb', env: 'EPOCHVIEW_ROW_CACHE_MB', kind: 'int', default: '64', help: 'serve: memory for the text of page rows (referral sets, reward summaries, team members\' statistics) kept by version, so that pages move only the versions of their rows from the store, in MiB; 0: none' },
-  rateLimitMax: { flag: 'rate-limit-max', env: 'EPOCHVIEW_RATE_LIMIT_MAX', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitMax), help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit' },
-  rateLimitWindowMs: { flag: 'rate-limit-window-ms', env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS', kind: 'int', default: String(DEFAULT_LIMITS.rateLimitWindowMs), help: 'serve: the rate limit window, in ms' },
-  trustProxy: { flag: 'trust-proxy', env: 'EPOCHVIEW_TRUST_PROXY', kind: 'string', help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address" },
-  startupTimeoutMs: { flag: 'startup-timeout-ms', env: 'EPOCHVIEW_STARTUP_TIMEOUT_MS', kind: 'int', default: '0', help: 'serve, ingest, migrate: how long to wait for an unreachable PostgreSQL server (and serve for a schema that is behind) before exiting 1; 0: wait forever' },
-  shutdownTimeoutMs: { flag: 'shutdown-timeout-ms', env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS', kind: 'int', default: '30000', help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit' },
-  workers: { flag: 'workers', env: 'EPOCHVIEW_WORKERS', kind: 'int', default: '1', help: 'serve: processes answering on the one port (node:cluster), each with its pool and response cache; the writer (--follow, demo seeding) runs in worker 1 only; more than 1 needs a PostgreSQL server' },
+  statementSlots: {
+    flag: 'statement-slots',
+    env: 'EPOCHVIEW_STATEMENT_SLOTS',
+    kind: 'int',
+    default: String(DEFAULT_STATEMENT_SLOTS),
+    help: "serve, PostgreSQL server: statements of one shape (a page of one operation, say) in flight at once; those arriving meanwhile wait and run together as one statement; cheap shapes run one at a time; about the server's cores; 0: every statement alone",
+  },
+  follow: {
+    flag: 'follow',
+    env: 'EPOCHVIEW_FOLLOW',
+    kind: 'string',
+    help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)',
+  },
+  followPollMs: {
+    flag: 'follow-poll-ms',
+    env: 'EPOCHVIEW_FOLLOW_POLL_MS',
+    kind: 'int',
+    default: '500',
+    help: 'serve --follow: how often to look for new lines, in ms',
+  },
+  brokerListen: {
+    flag: 'broker-listen',
+    env: 'EPOCHVIEW_BROKER_LISTEN',
+    kind: 'string',
+    help: "serve: listen at HOST:PORT for a Vega core's broker socket (its [Broker.Socket], nanomsg PAIR v0) and ingest what it sends",
+  },
+  brokerBufferDir: {
+    flag: 'broker-buffer-dir',
+    env: 'EPOCHVIEW_BROKER_BUFFER_DIR',
+    kind: 'string',
+    default: './broker-buffer',
+    help: 'serve --broker-listen: folder of the buffer files every frame is written to before it is applied (one folder per store)',
+  },
+  chainId: {
+    flag: 'chain-id',
+    env: 'EPOCHVIEW_CHAIN_ID',
+    kind: 'string',
+    help: 'serve --broker-listen: refuse events of another chain; unset: take the chain the core sends',
+  },
+  requestTimeoutMs: {
+    flag: 'request-timeout-ms',
+    env: 'EPOCHVIEW_REQUEST_TIMEOUT_MS',
+    kind: 'int',
+    default: String(DEFAULT_LIMITS.requestTimeoutMs),
+    help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit',
+  },
+  maxUrlLength: {
+    flag: 'max-url-length',
+    env: 'EPOCHVIEW_MAX_URL_LENGTH',
+    kind: 'int',
+    default: String(DEFAULT_LIMITS.maxUrlLength),
+    help: 'serve: longest request URL (path and query) in bytes; longer is a 400',
+  },
+  maxFilterValues: {
+    flag: 'max-filter-values',
+    env: 'EPOCHVIEW_MAX_FILTER_VALUES',
+    kind: 'int',
+    default: String(DEFAULT_LIMITS.maxFilterValues),
+    help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400',
+  },
+  responseCacheMb: {
+    flag: 'response-cache-mb',
+    env: 'EPOCHVIEW_RESPONSE_CACHE_MB',
+    kind: 'int',
+    default: String(DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20),
+    help: 'serve: memory for answers kept until a block changes what they show (identical requests then cost no query), in MiB; 0: no cache',
+  },
+  rowCacheMb: {
+    flag: 'row-cache-mb',
+    env: 'EPOCHVIEW_ROW_CACHE_MB',
+    kind: 'int',
+    default: '64',
+    help: "serve: memory for the text of page rows (referral sets, reward summaries, team members' statistics) kept by version, so that pages move only the versions of their rows from the store, in MiB; 0: none",
+  },
+  rateLimitMax: {
+    flag: 'rate-limit-max',
+    env: 'EPOCHVIEW_RATE_LIMIT_MAX',
+    kind: 'int',
+    default: String(DEFAULT_LIMITS.rateLimitMax),
+    help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit',
+  },
+  rateLimitWindowMs: {
+    flag: 'rate-limit-window-ms',
+    env: 'EPOCHVIEW_RATE_LIMIT_WINDOW_MS',
+    kind: 'int',
+    default: String(DEFAULT_LIMITS.rateLimitWindowMs),
+    help: 'serve: the rate limit window, in ms',
+  },
+  trustProxy: {
+    flag: 'trust-proxy',
+    env: 'EPOCHVIEW_TRUST_PROXY',
+    kind: 'string',
+    help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address",
+  },
+  startupTimeoutMs: {
+    flag: 'startup-timeout-ms',
+    env: 'EPOCHVIEW_STARTUP_TIMEOUT_MS',
+    kind: 'int',
+    default: '0',
+    help: 'serve, ingest, migrate: how long to wait for an unreachable PostgreSQL server (and serve for a schema that is behind) before exiting 1; 0: wait forever',
+  },
+  shutdownTimeoutMs: {
+    flag: 'shutdown-timeout-ms',
+    env: 'EPOCHVIEW_SHUTDOWN_TIMEOUT_MS',
+    kind: 'int',
+    default: '30000',
+    help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit',
+  },
+  workers: {
+    flag: 'workers',
+    env: 'EPOCHVIEW_WORKERS',
+    kind: 'int',
+    default: '1',
+    help: 'serve: processes answering on the one port (node:cluster), each with its pool and response cache; the writer (--follow, demo seeding) runs in worker 1 only; more than 1 needs a PostgreSQL server',
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -105,7 +225,7 @@ export function settingsHelp(names: readonly SettingName[]): string {
     .map((n) => {
       const s: SettingSpec = SETTINGS[n];
       const def = s.default !== undefined ? ` (default ${s.default})` : '';
-      return `  --${s.flag} <${s.kind === 'int' ? 'n' : s.kind === 'bool' ? 'bool' : 'value'}>`.padEnd(30) + `${s.help}${def}; env ${s.env}`;
+      return `${`  --${s.flag} <${s.kind === 'int' ? 'n' : s.kind === 'bool' ? 'bool' : 'value'}>`.padEnd(30)}${s.help}${def}; env ${s.env}`;
     })
     .join('\n');
 }

@@ -58,7 +58,8 @@ export function createLogger(level = 'info'): Logger {
       timestamp: isoTimeOncePerMs(),
       serializers: {
         databaseUrl: masked,
-        settings: (settings: Record<string, unknown>) => ('databaseUrl' in settings ? { ...settings, databaseUrl: masked(settings.databaseUrl) } : settings),
+        settings: (settings: Record<string, unknown>) =>
+          'databaseUrl' in settings ? { ...settings, databaseUrl: masked(settings.databaseUrl) } : settings,
       },
     },
     lines,

@@ -133,11 +133,21 @@ interface ServeWrites {
  * a writer or `epochview migrate` while it is behind (so serve needs no write rights). The
  * embedded store is migrated and written in this process.
  */
-async function prepareStore(store: Store, settings: ServeSettings, writes: ServeWrites, waits: (what: string) => WaitOptions, logger: Logger, gate: StartupGate): Promise<void> {
+async function prepareStore(
+  store: Store,
+  settings: ServeSettings,
+  writes: ServeWrites,
+  waits: (what: string) => WaitOptions,
+  logger: Logger,
+  gate: StartupGate,
+): Promise<void> {
   const seed = async (writer: Store) => {
     if ((await readCheckpoint(writer)) !== null) return;
     process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
-    await ingestWithReport(writer, ndjsonBatches(demoChain({ scale: 'small', seed: 1 })), { batchEvents: settings.batchEvents, onApplied: writes.onApplied });
+    await ingestWithReport(writer, ndjsonBatches(demoChain({ scale: 'small', seed: 1 })), {
+      batchEvents: settings.batchEvents,
+      onApplied: writes.onApplied,
+    });
   };
   if (store.kind === 'pglite') {
     await migrate(store);
@@ -186,7 +196,12 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
     );
   }
   gate.waiting('waiting for the schema to be up to date');
-  await waitForStore(`the schema of ${store.location} was not brought up to date`, () => assertSchemaCurrent(store), waits('waiting for the schema'), (err) => err instanceof SchemaBehindError);
+  await waitForStore(
+    `the schema of ${store.location} was not brought up to date`,
+    () => assertSchemaCurrent(store),
+    waits('waiting for the schema'),
+    (err) => err instanceof SchemaBehindError,
+  );
 }
 
 /**
@@ -201,8 +216,11 @@ async function prepareStore(store: Store, settings: ServeSettings, writes: Serve
 export async function serve(settings: ServeSettings, out: (text: string) => void, role?: WorkerRole): Promise<number> {
   const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
   const listen = settings.brokerListen === undefined ? undefined : readListenAddress(settings.brokerListen);
-  if (listen && settings.follow !== undefined) throw settingError('brokerListen', 'cannot be combined with --follow: the store has one source of events');
-  const logger = role ? createLogger(settings.logLevel).child({ worker: role.member.worker, pid: process.pid }) : createLogger(settings.logLevel);
+  if (listen && settings.follow !== undefined)
+    throw settingError('brokerListen', 'cannot be combined with --follow: the store has one source of events');
+  const logger = role
+    ? createLogger(settings.logLevel).child({ worker: role.member.worker, pid: process.pid })
+    : createLogger(settings.logLevel);
   logger.info({ settings }, 'starting');
   const metrics = role?.metrics ?? new Metrics();
   const broker =
@@ -217,7 +235,11 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       logger: logger.child({ component: 'broker' }),
     });
   if (broker) {
-    metrics.watchBroker(() => ({ connected: broker.status().state === 'connected', heightReceived: broker.buffer.heightReceived, bufferedBytes: broker.buffer.bufferedBytes }));
+    metrics.watchBroker(() => ({
+      connected: broker.status().state === 'connected',
+      heightReceived: broker.buffer.heightReceived,
+      bufferedBytes: broker.buffer.bufferedBytes,
+    }));
   }
   const store = metrics.instrumentStore(
     await openStore({

@@ -31,72 +31,101 @@ const store = STORE_KINDS.includes('postgres') ? 'postgres' : 'pglite';
 /** The bench on that store and the small chain (its demo file kept for the next test), results in `out`. */
 function runSmall(out: string, args: string[]): Promise<CliResult> {
   return run([
-    '--store', store,
+    '--store',
+    store,
     ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
-    '--scales', 'small',
-    '--cache', join(work, 'cache'),
-    '--out', out,
+    '--scales',
+    'small',
+    '--cache',
+    join(work, 'cache'),
+    '--out',
+    out,
     ...args,
   ]);
 }
 
-test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, { timeout: 120_000 }, async () => {
+test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, {
+  timeout: 120_000,
+}, async () => {
   const out = join(work, 'results');
-  const res = await runSmall(out, [
-    '--requests', '5',
-    '--concurrency', '1,2',
-    '--urls', '20',
-    '--log-level', 'warn',
-  ]);
+  const res = await runSmall(out, ['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn']);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /## Ingest/);
   assert.match(res.stdout, /\| small \| [\d,]+ \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \|/);
   for (const id of SCENARIO_IDS) {
     for (const c of [1, 2]) {
       for (const cache of ['off', 'on']) {
-        const row = res.stdout.split('\n').find((l) => l.startsWith(`| ${id}: `) && l.split(' | ')[1] === String(c) && l.split(' | ')[2] === cache);
+        const row = res.stdout
+          .split('\n')
+          .find((l) => l.startsWith(`| ${id}: `) && l.split(' | ')[1] === String(c) && l.split(' | ')[2] === cache);
         assert.ok(row, `no row for ${id} c=${c} cache ${cache} in\n${res.stdout}`);
         // URLs (20 distinct, or as many as the small chain has), rows, req/s, p50, p99, errors (none), hits (with the cache on), ceiling ratio.
-        assert.match(row, new RegExp(`\\| \\d+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| [\\d.]+ \\| 0 \\| ${cache === 'on' ? '\\d+%' : '-'} \\| \\d+% \\|$`), row);
+        assert.match(
+          row,
+          new RegExp(`\\| \\d+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| [\\d.]+ \\| 0 \\| ${cache === 'on' ? '\\d+%' : '-'} \\| \\d+% \\|$`),
+          row,
+        );
       }
     }
   }
   // Every scenario drew its 20 distinct URLs from the small chain but the few-keyed ones.
-  const urlCounts = new Map(res.stdout.split('\n').filter((l) => l.startsWith('| ')).map((l) => [l.split(': ')[0]!.slice(2), Number(l.split(' | ')[3])]));
+  const urlCounts = new Map(
+    res.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('| '))
+      .map((l) => [l.split(': ')[0]!.slice(2), Number(l.split(' | ')[3])]),
+  );
   for (const id of ['referral-sets/first50', 'summaries/default', 'team-stats/first50']) assert.equal(urlCounts.get(id), 20, id);
   const files = readdirSync(out).sort();
-  assert.deepEqual(files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')), [`${store}.json`, `${store}.md`]);
+  assert.deepEqual(
+    files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
+    [`${store}.json`, `${store}.md`],
+  );
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
 });
 
 test(`bench --ingest-formats on a small chain (${store}): both formats, the ratio, the results file`, { timeout: 120_000 }, async () => {
   const out = join(work, 'formats');
-  const res = await runSmall(out, [
-    '--ingest-formats',
-  ]);
+  const res = await runSmall(out, ['--ingest-formats']);
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 39,184 in the small chain of seed 1, 67 % of them not applied.
   for (const format of ['NDJSON', 'event file']) {
-    assert.match(res.stdout, new RegExp(`^\\| small \\| ${format} \\| this build \\([^)]+\\) \\| \\d+ \\| 39,184 \\| 68 % \\| [\\d.]+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| \\d+ \\| [\\d. ]+ \\|$`, 'm'));
+    assert.match(
+      res.stdout,
+      new RegExp(
+        `^\\| small \\| ${format} \\| this build \\([^)]+\\) \\| \\d+ \\| 39,184 \\| 68 % \\| [\\d.]+ \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| \\d+ \\| [\\d. ]+ \\|$`,
+        'm',
+      ),
+    );
   }
   assert.match(res.stdout, /^\| small \| event file ÷ NDJSON, this build \([^)]+\) \| \*\*[\d.]+×\*\* \|$/m);
   const files = readdirSync(out);
-  assert.deepEqual(files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')), [`${store}-ingest-formats.md`]);
+  assert.deepEqual(
+    files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
+    [`${store}-ingest-formats.md`],
+  );
 });
 
-test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, { timeout: 120_000 }, async () => {
+test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, {
+  timeout: 120_000,
+}, async () => {
   const out = join(work, 'formats-baseline');
-  const res = await runSmall(out, [
-    '--ingest-formats',
-    '--baseline', join(ROOT, 'dist', 'cli.js'),
-  ]);
+  const res = await runSmall(out, ['--ingest-formats', '--baseline', join(ROOT, 'dist', 'cli.js')]);
   assert.equal(res.code, 0, res.stderr);
   // Baseline, this, this, baseline: per format, in that order.
-  const builds = [...res.stdout.matchAll(/^\| small \| (NDJSON|event file) \| (this build|baseline)[^|]*\|/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const builds = [...res.stdout.matchAll(/^\| small \| (NDJSON|event file) \| (this build|baseline)[^|]*\|/gm)].map(
+    (m) => `${m[1]} ${m[2]}`,
+  );
   const abba = (f: string) => [`${f} baseline`, `${f} this build`, `${f} this build`, `${f} baseline`];
   assert.deepEqual(builds, [...abba('NDJSON'), ...abba('event file')]);
   for (const format of ['NDJSON', 'event file']) {
-    assert.match(res.stdout, new RegExp(`^\\| small \\| ${format}: this build \\([^)]+\\) ÷ baseline[^|]* \\| \\*\\*[\\d.]+×\\*\\* \\([\\d,]+ ÷ [\\d,]+ events/s\\) \\|$`, 'm'));
+    assert.match(
+      res.stdout,
+      new RegExp(
+        `^\\| small \\| ${format}: this build \\([^)]+\\) ÷ baseline[^|]* \\| \\*\\*[\\d.]+×\\*\\* \\([\\d,]+ ÷ [\\d,]+ events/s\\) \\|$`,
+        'm',
+      ),
+    );
   }
 });
 
@@ -122,8 +151,26 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
     versions: 'test',
     settings: 'test',
     scales: [
-      { scale: 'medium', ingest, population, pages: [page('referral-sets/first50', 50, 50, 2), page('referral-sets/default', 1000, 1000, 4), page('team-stats/default', 1000, 200, 2)] },
-      { scale: 'mainnet', ingest: { ...ingest, eventsPerSec: 40_000 }, population, pages: [page('referral-sets/first50', 50, 50, 4), page('referral-sets/default', 1000, 1000, 5), page('team-stats/default', 1000, 800, 6)] },
+      {
+        scale: 'medium',
+        ingest,
+        population,
+        pages: [
+          page('referral-sets/first50', 50, 50, 2),
+          page('referral-sets/default', 1000, 1000, 4),
+          page('team-stats/default', 1000, 200, 2),
+        ],
+      },
+      {
+        scale: 'mainnet',
+        ingest: { ...ingest, eventsPerSec: 40_000 },
+        population,
+        pages: [
+          page('referral-sets/first50', 50, 50, 4),
+          page('referral-sets/default', 1000, 1000, 5),
+          page('team-stats/default', 1000, 800, 6),
+        ],
+      },
     ],
   };
   const md = renderMarkdown(run);
@@ -135,7 +182,10 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
   assert.match(md, /- met: p50 medium→mainnet referral-sets\/default c=32 cache off: ×1.25/);
   // A page that holds more rows at the larger scale is compared per row.
   assert.match(md, /- met: p50 per row medium→mainnet team-stats\/default c=32 cache off: ×0.75 \(200 → 800 rows/);
-  assert.match(md, /\| referral-sets\/first50: referral-sets\/first50 \| 32 \| off \| 1,000 \| 50 \| 1,000 \| 2.00 \| 4.00 \| 0 \| - \| 67% \| 1,000 \| 50 \| 1,000 \| 4.00 \| 8.00 \| 0 \| - \| 67% \| ×2.00 \|/);
+  assert.match(
+    md,
+    /\| referral-sets\/first50: referral-sets\/first50 \| 32 \| off \| 1,000 \| 50 \| 1,000 \| 2.00 \| 4.00 \| 0 \| - \| 67% \| 1,000 \| 50 \| 1,000 \| 4.00 \| 8.00 \| 0 \| - \| 67% \| ×2.00 \|/,
+  );
 });
 
 test('bench load: autocannon for a second against a trivial server, latencies in fractional ms', { timeout: 20_000 }, async () => {
@@ -163,7 +213,14 @@ test('bench load: wrk for a second against a trivial server, its report read in 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls: ['/'], connections: 2, duration: 1, headers: { 'accept-encoding': 'gzip' }, client: 'wrk' });
+    const r = await runLoad({
+      baseUrl: `http://127.0.0.1:${port}`,
+      urls: ['/'],
+      connections: 2,
+      duration: 1,
+      headers: { 'accept-encoding': 'gzip' },
+      client: 'wrk',
+    });
     assert.ok(r.requests > 100 && Math.abs(r.requests - served) <= 2, `${JSON.stringify(r)}, served ${served}`);
     assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, JSON.stringify(r));
     assert.ok(Math.abs(r.reqPerSec * r.seconds - (r.requests - r.errors)) < 1, JSON.stringify(r));

@@ -49,7 +49,19 @@ describe('serve --workers on PGlite', { skip: !STORE_KINDS.includes('pglite') },
 describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
   test('a worker that cannot start stops the others: exit 1, as one process would', { timeout: 120_000 }, async () => {
     // Nothing listens on port 1: the store is never reachable within the startup timeout.
-    const r = await runCli(['serve', '--workers', '2', '--port', '0', '--host', '127.0.0.1', '--database-url', 'postgres://postgres@127.0.0.1:1/none', '--startup-timeout-ms', '1000']);
+    const r = await runCli([
+      'serve',
+      '--workers',
+      '2',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database-url',
+      'postgres://postgres@127.0.0.1:1/none',
+      '--startup-timeout-ms',
+      '1000',
+    ]);
     assert.equal(r.code, 1);
     const logs = r.stdout
       .split('\n')
@@ -63,19 +75,27 @@ describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includ
     assert.match(r.stderr, /error: .*postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
   });
 
-  test('two workers answer on one port, /metrics adds them up, --follow applies each block once, a dead worker comes back, SIGTERM stops all', { timeout: 240_000 }, async () => {
+  test('two workers answer on one port, /metrics adds them up, --follow applies each block once, a dead worker comes back, SIGTERM stops all', {
+    timeout: 240_000,
+  }, async () => {
     const ts = await createTestStore('postgres');
     const file = join(tmp, 'chain.ndjson');
     writeFileSync(file, block(BASE) + block(BASE + 1));
-    const serve = await startServe([...ts.args, '--workers', '2', '--follow', file, '--log-level', 'info'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
+    const serve = await startServe([...ts.args, '--workers', '2', '--follow', file, '--log-level', 'info'], {
+      EPOCHVIEW_FOLLOW_POLL_MS: '50',
+    });
     const logs = (msg: string): Log[] => serve.logs().filter((l) => l.msg === msg);
     try {
       await eventually('both workers ready', () => logs('worker ready').length === 2, 60_000);
-      await eventually('blocks 100-101', async () => (await get(`${serve.url}/api/v2/referral-sets`)).headers.get('x-block-height') === String(BASE + 1));
+      await eventually(
+        'blocks 100-101',
+        async () => (await get(`${serve.url}/api/v2/referral-sets`)).headers.get('x-block-height') === String(BASE + 1),
+      );
 
       // Every new connection goes to the next worker: both answer, alike.
       const page = `${serve.url}/api/v2/referral-sets?pagination.first=1000`;
-      const counted = async () => sample((await get(`${serve.url}/metrics`)).text, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}') ?? 0;
+      const counted = async () =>
+        sample((await get(`${serve.url}/metrics`)).text, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}') ?? 0;
       const before = await counted();
       const answers = await Promise.all(Array.from({ length: 10 }, () => getFresh(page)));
       assert.deepEqual(new Set(answers.map((a) => a.worker)), new Set(['1', '2']));
@@ -89,7 +109,12 @@ describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includ
       // some counted by each worker, are 10 more here.
       const scrapes = await Promise.all(Array.from({ length: 4 }, () => getFresh(`${serve.url}/metrics`)));
       assert.deepEqual(new Set(scrapes.map((s) => s.worker)), new Set(['1', '2']));
-      for (const s of scrapes) assert.equal(sample(s.body, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}'), before + 10, `asked worker ${s.worker}`);
+      for (const s of scrapes)
+        assert.equal(
+          sample(s.body, 'epochview_http_requests_total{operation="ListReferralSets",status="200"}'),
+          before + 10,
+          `asked worker ${s.worker}`,
+        );
 
       // One writer: worker 1 follows the file; each block is applied once.
       appendFileSync(file, Array.from({ length: 20 }, (_, i) => block(BASE + 2 + i)).join(''));
@@ -98,7 +123,12 @@ describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includ
       assert.equal(sample(metrics, 'epochview_ingest_blocks_total'), 22);
       assert.equal(sample(metrics, 'epochview_ingest_events_total{kind="referralSetCreated"}'), 44);
       assert.equal(sample(metrics, 'epochview_ingest_last_height'), BASE + 21);
-      const followers = new Set(serve.logs().filter((l) => l.component === 'follow' || l.component === 'writer').map((l) => l.worker));
+      const followers = new Set(
+        serve
+          .logs()
+          .filter((l) => l.component === 'follow' || l.component === 'writer')
+          .map((l) => l.worker),
+      );
       assert.deepEqual(followers, new Set([1]));
       assert.equal(logs('writer lock held').length, 1);
 
@@ -117,7 +147,10 @@ describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includ
       // SIGTERM: both workers finish and exit 0, then the primary.
       assert.equal(await serve.stop('SIGTERM'), 0);
       const stopped = logs('worker stopped');
-      assert.deepEqual(stopped.map((l) => [l.worker, l.code]).sort(), [[1, 0], [2, 0]]);
+      assert.deepEqual(stopped.map((l) => [l.worker, l.code]).sort(), [
+        [1, 0],
+        [2, 0],
+      ]);
       assert.equal(logs('stopped').length, 3, 'each worker and the primary');
       assert.equal(serve.logs().at(-1)!.component, 'cluster');
       await assert.rejects(fetch(`${serve.url}/healthz`), 'no longer listening');

@@ -116,7 +116,11 @@ export interface PagePosition {
 
 /** The pagination parameters of a page of `size` rows at `at`. */
 export function pageParams(at: PagePosition, size: number): Params {
-  if (at.before) return [['pagination.last', String(size)], ['pagination.before', at.before]];
+  if (at.before)
+    return [
+      ['pagination.last', String(size)],
+      ['pagination.before', at.before],
+    ];
   const params: [string, string][] = [['pagination.first', String(size)]];
   if (at.after) params.push(['pagination.after', at.after]);
   return params;

@@ -55,7 +55,11 @@ const bars = uPlot.paths.bars!({ size: [0.8, 48], gap: 1 });
  * (Home, End) move the chart's cursor from epoch to epoch, and a live region reads that epoch's
  * values, the text the legend shows.
  */
-function figure(opts: { caption: string; description: string; epochs: number[]; read: (i: number) => string }, make: (width: number) => uPlot.Options, data: uPlot.AlignedData): HTMLElement {
+function figure(
+  opts: { caption: string; description: string; epochs: number[]; read: (i: number) => string },
+  make: (width: number) => uPlot.Options,
+  data: uPlot.AlignedData,
+): HTMLElement {
   const hint = opts.epochs.length > 0 ? ' Focus it and use the arrow keys to read each epoch.' : '';
   const plot = h('div', { class: 'plot', role: 'img', tabindex: opts.epochs.length > 0 ? 0 : null, 'aria-label': opts.description + hint });
   const spoken = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
@@ -103,7 +107,13 @@ function height(): number {
  * Stacking draws each category's bar from zero to its running total, the highest total first, so
  * each category shows as its own band.
  */
-export function epochChart(opts: { caption: string; description: string; epochs: number[]; series: EpochSeries[]; stacked: boolean }): HTMLElement {
+export function epochChart(opts: {
+  caption: string;
+  description: string;
+  epochs: number[];
+  series: EpochSeries[];
+  stacked: boolean;
+}): HTMLElement {
   const { epochs, series, stacked } = opts;
   let drawn: EpochSeries[] = series;
   if (stacked) {
@@ -143,7 +153,13 @@ export function epochChart(opts: { caption: string; description: string; epochs:
 }
 
 /** Two quantities per epoch on their own scales: bars on the left axis, a line on the right. */
-export function dualChart(opts: { caption: string; description: string; epochs: number[]; bars: EpochSeries; line: EpochSeries }): HTMLElement {
+export function dualChart(opts: {
+  caption: string;
+  description: string;
+  epochs: number[];
+  bars: EpochSeries;
+  line: EpochSeries;
+}): HTMLElement {
   const { epochs } = opts;
   return figure(
     { ...opts, read: reading(epochs, [opts.bars, opts.line]) },
@@ -154,7 +170,15 @@ export function dualChart(opts: { caption: string; description: string; epochs: 
       axes: [epochAxis, axis({ scale: 'left' }), axis({ scale: 'right', side: 1, grid: { show: false } })],
       series: [
         { label: 'Epoch', value: (_u, v) => (v === null ? '—' : String(v)) },
-        { label: opts.bars.label, scale: 'left', stroke: colour(0), fill: colour(0), width: 0, paths: bars, value: (_u, _v, _s, i) => (i === null ? '—' : opts.bars.text[i]!) },
+        {
+          label: opts.bars.label,
+          scale: 'left',
+          stroke: colour(0),
+          fill: colour(0),
+          width: 0,
+          paths: bars,
+          value: (_u, _v, _s, i) => (i === null ? '—' : opts.bars.text[i]!),
+        },
         {
           label: opts.line.label,
           scale: 'right',
@@ -175,7 +199,9 @@ export function sparkline(values: number[], label: string): SVGSVGElement {
   const tall = 24;
   const max = Math.max(...values, 0);
   const step = values.length > 1 ? width / (values.length - 1) : 0;
-  const points = values.map((v, i) => `${(i * step).toFixed(1)},${(tall - 2 - (max > 0 ? (v / max) * (tall - 4) : 0)).toFixed(1)}`).join(' ');
+  const points = values
+    .map((v, i) => `${(i * step).toFixed(1)},${(tall - 2 - (max > 0 ? (v / max) * (tall - 4) : 0)).toFixed(1)}`)
+    .join(' ');
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${tall}`);
   svg.setAttribute('class', 'spark');

@@ -6,7 +6,11 @@ type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
 /** An element with attributes (false/null/undefined ones left out) and children (falsy ones left out). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false || value === null || value === undefined) continue;
@@ -48,11 +52,25 @@ export function table<T>(caption: string, columns: Column<T>[], rows: T[], attrs
     'table',
     { class: 'data', ...attrs },
     h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null, 'aria-sort': c.sort }, c.header ?? c.label)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null, 'aria-sort': c.sort }, c.header ?? c.label)),
+      ),
+    ),
     h(
       'tbody',
       {},
-      rows.map((row) => h('tr', {}, columns.map((c) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(row))))),
+      rows.map((row) =>
+        h(
+          'tr',
+          {},
+          columns.map((c) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(row))),
+        ),
+      ),
     ),
   );
 }
@@ -63,7 +81,9 @@ export function table<T>(caption: string, columns: Column<T>[], rows: T[], attrs
  */
 export function pager(info: PageInfo, href: (at: { after?: string; before?: string }) => string, what: string): HTMLElement {
   const step = (id: string, label: string, enabled: boolean, at: { after?: string; before?: string }) =>
-    enabled ? h('a', { id, class: 'button', href: href(at), 'aria-label': `${label} ${what}` }, label) : h('button', { id, class: 'button', type: 'button', disabled: true }, label);
+    enabled
+      ? h('a', { id, class: 'button', href: href(at), 'aria-label': `${label} ${what}` }, label)
+      : h('button', { id, class: 'button', type: 'button', disabled: true }, label);
   return h(
     'nav',
     { class: 'pager', 'aria-label': `Pages of ${what}` },

@@ -36,7 +36,10 @@ function format(value: bigint, scale: number): string {
 export function sumDecimals(values: Iterable<string>): string {
   const parsed = [...values].map(parse);
   const scale = parsed.reduce((max, n) => Math.max(max, n.scale), 0);
-  return format(parsed.reduce((sum, n) => sum + rescale(n, scale), 0n), scale);
+  return format(
+    parsed.reduce((sum, n) => sum + rescale(n, scale), 0n),
+    scale,
+  );
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */

@@ -145,7 +145,10 @@ export class Router {
       route.names.forEach((name, i) => (params[name] = m[i + 1]!));
       return route.view({ path: params, params: new URLSearchParams(location.search), signal, navigate: (url) => this.navigate(url) });
     }
-    return Promise.resolve({ title: 'Not found', content: h('section', {}, h('h1', { tabindex: -1 }, 'Not found'), h('p', {}, 'The explorer has no page here.')) });
+    return Promise.resolve({
+      title: 'Not found',
+      content: h('section', {}, h('h1', { tabindex: -1 }, 'Not found'), h('p', {}, 'The explorer has no page here.')),
+    });
   }
 }
 

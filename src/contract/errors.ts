@@ -56,14 +56,16 @@ export const urlTooLong = (length: number, limit: number) =>
   new ApiError(400, INVALID_ARGUMENT, `request URL too long: ${length} bytes, the limit is ${limit}`);
 export const tooManyValues = (field: string, count: number, limit: number) =>
   new ApiError(400, INVALID_ARGUMENT, `too many values for field "${field}": ${count}, the limit is ${limit}`);
-export const deadlineExceeded = (ms: number) =>
-  new ApiError(504, DEADLINE_EXCEEDED, `Deadline exceeded error: no answer within ${ms} ms`);
+export const deadlineExceeded = (ms: number) => new ApiError(504, DEADLINE_EXCEEDED, `Deadline exceeded error: no answer within ${ms} ms`);
 export const rateLimited = (max: number, windowMs: number, retrySeconds: number) =>
-  new ApiError(429, RESOURCE_EXHAUSTED, `Resource exhausted error: more than ${max} requests in ${windowMs} ms from this client, retry in ${retrySeconds} s`);
+  new ApiError(
+    429,
+    RESOURCE_EXHAUSTED,
+    `Resource exhausted error: more than ${max} requests in ${windowMs} ms from this client, retry in ${retrySeconds} s`,
+  );
 
 export const notFound = () => new ApiError(404, NOT_FOUND, 'Not Found');
 export const methodNotAllowed = () => new ApiError(501, UNIMPLEMENTED, 'Method Not Allowed');
 export const unavailable = () => new ApiError(503, UNAVAILABLE, 'Unavailable error');
 /** An unexpected failure: the operation's detail code and nothing of the internals. */
-export const internalError = (code: number, message: string) =>
-  new ApiError(500, INTERNAL, 'Internal error', [detail(code, message)]);
+export const internalError = (code: number, message: string) => new ApiError(500, INTERNAL, 'Internal error', [detail(code, message)]);

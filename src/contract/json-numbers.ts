@@ -10,7 +10,8 @@ export function quoteNumbers(text: string, quote: (literal: string) => boolean):
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }

@@ -137,7 +137,11 @@ export function message(description: string, fields: readonly (readonly [name: s
   };
 }
 
-export const arrayOf = (items: SchemaObject, description?: string): SchemaObject => ({ type: 'array', items, ...(description ? { description } : {}) });
+export const arrayOf = (items: SchemaObject, description?: string): SchemaObject => ({
+  type: 'array',
+  items,
+  ...(description ? { description } : {}),
+});
 
 // ---- Pages and errors ---------------------------------------------------------------------------
 
@@ -179,11 +183,18 @@ export function sharedSchemas(): Record<string, SchemaObject> {
     ]),
     [ERROR_DETAIL_SCHEMA]: message('Details of an error.', [
       ['@type', { type: 'string', const: 'type.googleapis.com/vega.ErrorDetail' }],
-      ['code', { type: 'integer', format: 'int32', description: 'A vega.ErrorDetail code, e.g. 10028 invalid pagination, 10000 invalid id, 140001 reward summaries.' }],
+      [
+        'code',
+        {
+          type: 'integer',
+          format: 'int32',
+          description: 'A vega.ErrorDetail code, e.g. 10028 invalid pagination, 10000 invalid id, 140001 reward summaries.',
+        },
+      ],
       ['message', { type: 'string' }],
       ['inner', { type: 'string', description: 'The underlying reason; may be `""`.' }],
     ]),
-    [STATUS_SCHEMA]: message('An error, as the gRPC gateway writes it. Text echoing client input is escaped like Go\'s encoding/json.', [
+    [STATUS_SCHEMA]: message("An error, as the gRPC gateway writes it. Text echoing client input is escaped like Go's encoding/json.", [
       ['code', { type: 'integer', format: 'int32', description: 'The gRPC status code.' }],
       ['message', { type: 'string' }],
       ['details', arrayOf(ref(ERROR_DETAIL_SCHEMA))],

@@ -18,7 +18,8 @@ export const PAGINATION_FIELDS = {
     keys: ['pagination.after'],
     protoName: 'after',
     kind: 'string',
-    description: 'Cursor (an edge\'s `cursor` or `pageInfo.endCursor`): the page starts strictly after this position. Must be percent-encoded (`+` decodes to a space). Ignored when `pagination.last` is given without `pagination.first`. With `pagination.before`: 400.',
+    description:
+      "Cursor (an edge's `cursor` or `pageInfo.endCursor`): the page starts strictly after this position. Must be percent-encoded (`+` decodes to a space). Ignored when `pagination.last` is given without `pagination.first`. With `pagination.before`: 400.",
     schema: CURSOR_INPUT,
   },
   last: {
@@ -32,14 +33,16 @@ export const PAGINATION_FIELDS = {
     keys: ['pagination.before'],
     protoName: 'before',
     kind: 'string',
-    description: 'Cursor (an edge\'s `cursor` or `pageInfo.startCursor`): the page ends strictly before this position. Must be percent-encoded. Ignored when `pagination.first` is given. With `pagination.after`: 400.',
+    description:
+      "Cursor (an edge's `cursor` or `pageInfo.startCursor`): the page ends strictly before this position. Must be percent-encoded. Ignored when `pagination.first` is given. With `pagination.after`: 400.",
     schema: CURSOR_INPUT,
   },
   newestFirst: {
     keys: ['pagination.newestFirst', 'pagination.newest_first'],
     protoName: 'newest_first',
     kind: 'bool',
-    description: 'Display order: `true` sorts the whole key descending, `false` ascending. Accepts true/false/1/0/t/f/T/F/TRUE/FALSE/True/False.',
+    description:
+      'Display order: `true` sorts the whole key descending, `false` ascending. Accepts true/false/1/0/t/f/T/F/TRUE/FALSE/True/False.',
     schema: { default: true },
   },
 } as const satisfies Record<string, FieldSpec>;

@@ -59,7 +59,8 @@ function convert(spec: FieldSpec, text: string): number | bigint | boolean | str
     case 'int32': {
       if (!INT.test(text)) throw parseError(`${field}: strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`);
       const n = BigInt(text);
-      if (n < -(2n ** 31n) || n > 2n ** 31n - 1n) throw parseError(`${field}: strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
+      if (n < -(2n ** 31n) || n > 2n ** 31n - 1n)
+        throw parseError(`${field}: strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
       return Number(n);
     }
     case 'uint64': {

@@ -37,7 +37,11 @@ export interface HeadWatchOptions {
  * so a standby promoted to primary starts listening, and a server that became a standby stops.
  * Resolves once the head was first read (or that failed); stop with the returned function.
  */
-export async function watchChainHead(store: Store, onHead: (state: HeadState | null) => void, opts: HeadWatchOptions = {}): Promise<() => Promise<void>> {
+export async function watchChainHead(
+  store: Store,
+  onHead: (state: HeadState | null) => void,
+  opts: HeadWatchOptions = {},
+): Promise<() => Promise<void>> {
   const recheckMs = opts.recheckMs ?? HEAD_RECHECK_MS;
   const pollMs = opts.standbyPollMs ?? STANDBY_POLL_MS;
   // PGlite is in this process: always the primary, and its notices are never lost.

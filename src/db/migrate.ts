@@ -66,9 +66,7 @@ export async function migrate(store: Store, migrations = loadMigrations()): Prom
     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   return store.transaction(async (tx) => {
     if (store.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7171001)');
-    const done = new Set(
-      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
-    );
+    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
     const applied: number[] = [];
     for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;

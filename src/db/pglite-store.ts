@@ -18,7 +18,10 @@ function startThread(workerData: ThreadData): Worker {
   if (extension === '.js') return new Worker(thread, { workerData });
   // A worker thread does not inherit tsx's loader: it registers it before loading the thread.
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread.href)}); })`, { eval: true, workerData });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread.href)}); })`, {
+    eval: true,
+    workerData,
+  });
 }
 
 /**

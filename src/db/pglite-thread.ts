@@ -44,7 +44,8 @@ export interface ThreadData {
 export function toThreadError(err: unknown): ThreadError {
   const e = err instanceof Error ? err : new Error(String(err));
   const fields: ThreadError['fields'] = {};
-  for (const [k, v] of Object.entries(e)) if (['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v as string | number | boolean;
+  for (const [k, v] of Object.entries(e))
+    if (['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v as string | number | boolean;
   return { message: e.message, name: e.name, fields };
 }
 
@@ -110,7 +111,10 @@ async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData
         return open.end(call.commit);
       }
       case 'listen':
-        listeners.set(call.listener, { channel: call.channel, stop: await db.listen(call.channel, (payload) => notify(call.listener, payload)) });
+        listeners.set(call.listener, {
+          channel: call.channel,
+          stop: await db.listen(call.channel, (payload) => notify(call.listener, payload)),
+        });
         return undefined;
       case 'unlisten':
         if (!db.closed) await listeners.get(call.listener)?.stop();

@@ -1,6 +1,16 @@
 import pg from 'pg';
 import { DEFAULT_STATEMENT_SLOTS, StatementBatches, type Batching } from './statement-batches.js';
-import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreTimeoutError, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
+import {
+  MAX_PREPARED,
+  MAX_PREPARED_LENGTH,
+  maskDatabaseUrl,
+  StoreTimeoutError,
+  StoreUnavailableError,
+  type ListenHandlers,
+  type Queryable,
+  type SqlParam,
+  type Store,
+} from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
 function isConnectionError(err: unknown): boolean {
@@ -84,7 +94,9 @@ export class PostgresStore implements Store {
   async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
     try {
       const name = params.length > 0 ? this.statementName(sql) : undefined;
-      const res = await this.pool.query(name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] });
+      const res = await this.pool.query(
+        name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] },
+      );
       return res.rows as Row[];
     } catch (err) {
       throw wrap(err);

@@ -30,7 +30,12 @@ export class StartupTimeoutError extends Error {
  * any other failure is thrown at once. `what` names the wait in the timeout's message ("PostgreSQL
  * at … did not answer").
  */
-export async function waitForStore<T>(what: string, attempt: () => Promise<T>, opts: WaitOptions, retryOn: (err: unknown) => boolean = () => false): Promise<T> {
+export async function waitForStore<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  opts: WaitOptions,
+  retryOn: (err: unknown) => boolean = () => false,
+): Promise<T> {
   const deadline = opts.timeoutMs > 0 ? (opts.startedAt ?? Date.now()) + opts.timeoutMs : Infinity;
   let delay = FIRST_BACKOFF_MS;
   for (let n = 1; ; n++) {

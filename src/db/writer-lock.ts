@@ -3,7 +3,16 @@ import pg from 'pg';
 import { listenOn, wrap } from './postgres-store.js';
 import { assertPrimary } from './server-role.js';
 import { waitForStore } from './wait-for-store.js';
-import { MAX_PREPARED, MAX_PREPARED_LENGTH, maskDatabaseUrl, StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
+import {
+  MAX_PREPARED,
+  MAX_PREPARED_LENGTH,
+  maskDatabaseUrl,
+  StoreUnavailableError,
+  type ListenHandlers,
+  type Queryable,
+  type SqlParam,
+  type Store,
+} from './store.js';
 
 /**
  * The session-level advisory lock that makes one process the writer of a database (the
@@ -227,7 +236,11 @@ export interface SuperviseOptions extends Omit<WriterLockOptions, 'signal'> {
  * on the session, and when the lock is lost stops the work and does it all again, so the work
  * always begins anew from what the store holds. Stop with the returned function.
  */
-export function superviseWriter(url: string, opts: SuperviseOptions, start: (session: WriterSession) => Promise<WriterWork>): () => Promise<void> {
+export function superviseWriter(
+  url: string,
+  opts: SuperviseOptions,
+  start: (session: WriterSession) => Promise<WriterWork>,
+): () => Promise<void> {
   const aborter = new AbortController();
   const stopped = new Promise<undefined>((resolve) => aborter.signal.addEventListener('abort', () => resolve(undefined)));
   const startOnce = async () => {
@@ -243,7 +256,11 @@ export function superviseWriter(url: string, opts: SuperviseOptions, start: (ses
     while (!aborter.signal.aborted) {
       let running: { session: WriterSession; work: WriterWork };
       try {
-        running = await waitForStore(`the writer lock of ${maskDatabaseUrl(url)}`, startOnce, { timeoutMs: 0, onRetry: opts.onRetry, signal: aborter.signal });
+        running = await waitForStore(`the writer lock of ${maskDatabaseUrl(url)}`, startOnce, {
+          timeoutMs: 0,
+          onRetry: opts.onRetry,
+          signal: aborter.signal,
+        });
       } catch (err) {
         if (!aborter.signal.aborted) opts.onError(err as Error);
         return;

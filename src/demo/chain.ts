@@ -78,8 +78,50 @@ const LEAVE_TEAM = 6;
 const UPDATE_TEAM = 7;
 const GAME_TRANSFER = 8; // argument: game index
 
-const TEAM_WORDS_A = ['Alpha', 'Blue', 'Crimson', 'Delta', 'Electric', 'Frozen', 'Golden', 'Hidden', 'Iron', 'Jade', 'Lunar', 'Midnight', 'Neon', 'Onyx', 'Quantum', 'Rapid', 'Silent', 'Solar', 'Velvet', 'Wild'];
-const TEAM_WORDS_B = ['Bulls', 'Bears', 'Whales', 'Falcons', 'Foxes', 'Makers', 'Takers', 'Wolves', 'Sharks', 'Owls', 'Traders', 'Lions', 'Ravens', 'Tigers', 'Otters', 'Comets', 'Pilots', 'Guild', 'Syndicate', 'Collective'];
+const TEAM_WORDS_A = [
+  'Alpha',
+  'Blue',
+  'Crimson',
+  'Delta',
+  'Electric',
+  'Frozen',
+  'Golden',
+  'Hidden',
+  'Iron',
+  'Jade',
+  'Lunar',
+  'Midnight',
+  'Neon',
+  'Onyx',
+  'Quantum',
+  'Rapid',
+  'Silent',
+  'Solar',
+  'Velvet',
+  'Wild',
+];
+const TEAM_WORDS_B = [
+  'Bulls',
+  'Bears',
+  'Whales',
+  'Falcons',
+  'Foxes',
+  'Makers',
+  'Takers',
+  'Wolves',
+  'Sharks',
+  'Owls',
+  'Traders',
+  'Lions',
+  'Ravens',
+  'Tigers',
+  'Otters',
+  'Comets',
+  'Pilots',
+  'Guild',
+  'Syndicate',
+  'Collective',
+];
 
 /** Yields the chain as NDJSON text chunks (each chunk one or more complete lines ending in "\n"). */
 export function* demoChain(opts: DemoOptions): Generator<string> {
@@ -308,11 +350,7 @@ class DemoChainBuilder {
       case CREATE_SETS:
         for (let i = 0; i < arg; i++) {
           const set = this.referrals.createSet();
-          this.w.event(
-            'referralSetCreated',
-            referralSetCreatedPayload(this.setIds.get(set), this.referrerIds.get(set), at),
-            this.txHash(),
-          );
+          this.w.event('referralSetCreated', referralSetCreatedPayload(this.setIds.get(set), this.referrerIds.get(set), at), this.txHash());
         }
         return;
       case JOIN_SET:
@@ -380,11 +418,7 @@ class DemoChainBuilder {
         const amount = String(this.rng.range(1, 500)) + '0'.repeat(g.asset.quantumPlaces + 3);
         const from = this.traderIds.get(this.rng.int(this.p.otherParties));
         const id = this.ids.hex(IdKind.transfer, this.transferCount++);
-        this.w.event(
-          'transfer',
-          gameTransferPayload(g, { id, from, amount, at, epoch: e, teamScoped: g.teamScoped }),
-          this.txHash(),
-        );
+        this.w.event('transfer', gameTransferPayload(g, { id, from, amount, at, epoch: e, teamScoped: g.teamScoped }), this.txHash());
         return;
       }
       default:
@@ -480,7 +514,14 @@ class DemoChainBuilder {
   }
 
   /** One rewardPayout, in a new block once the current one holds payoutsPerBlock payouts. */
-  private payout(party: string, epoch: string, asset: DemoAsset, rewardType: string, lockedUntil: string, gameId: string | undefined): void {
+  private payout(
+    party: string,
+    epoch: string,
+    asset: DemoAsset,
+    rewardType: string,
+    lockedUntil: string,
+    gameId: string | undefined,
+  ): void {
     if (this.w.blockEvents >= this.p.payoutsPerBlock + 2) {
       this.w.endBlock();
       this.openBlock(this.clock.sec + 1);

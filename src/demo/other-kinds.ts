@@ -35,13 +35,20 @@ const KINDS: OtherKind[] = [
       );
     },
   },
-  { key: 'marketTick', type: 'BUS_EVENT_TYPE_MARKET_TICK', field: 118, weight: 4553, payload: (o, time) => `{"id":"${o.market()}","time":"${time.slice(0, 10)}"}` },
+  {
+    key: 'marketTick',
+    type: 'BUS_EVENT_TYPE_MARKET_TICK',
+    field: 118,
+    weight: 4553,
+    payload: (o, time) => `{"id":"${o.market()}","time":"${time.slice(0, 10)}"}`,
+  },
   {
     key: 'auction',
     type: 'BUS_EVENT_TYPE_AUCTION',
     field: 121,
     weight: 1134,
-    payload: (o, time) => `{"marketId":"${o.market()}","leave":true,"start":"${time}","end":"${time}","trigger":"AUCTION_TRIGGER_PRICE","extensionTrigger":"AUCTION_TRIGGER_UNSPECIFIED"}`,
+    payload: (o, time) =>
+      `{"marketId":"${o.market()}","leave":true,"start":"${time}","end":"${time}","trigger":"AUCTION_TRIGGER_PRICE","extensionTrigger":"AUCTION_TRIGGER_UNSPECIFIED"}`,
   },
   { key: 'account', type: 'BUS_EVENT_TYPE_ACCOUNT', field: 105, weight: 788, payload: (o) => account(o) },
   {
@@ -89,16 +96,24 @@ const KINDS: OtherKind[] = [
     type: 'BUS_EVENT_TYPE_POSITION_STATE',
     field: 145,
     weight: 282,
-    payload: (o) => `{"partyId":"${o.party()}","marketId":"${o.market()}","size":"${o.volume()}","potentialBuys":"${o.volume()}","vwBuyPrice":"${o.price()}","vwSellPrice":"0"}`,
+    payload: (o) =>
+      `{"partyId":"${o.party()}","marketId":"${o.market()}","size":"${o.volume()}","potentialBuys":"${o.volume()}","vwBuyPrice":"${o.price()}","vwSellPrice":"0"}`,
   },
   {
     key: 'transactionResult',
     type: 'BUS_EVENT_TYPE_TRANSACTION_RESULT',
     field: 152,
     weight: 253,
-    payload: (o) => `{"partyId":"${o.party()}","status":true,"hash":"${o.hex()}","delegateSubmission":{"nodeId":"${o.node()}","amount":"${o.amount()}"}}`,
+    payload: (o) =>
+      `{"partyId":"${o.party()}","status":true,"hash":"${o.hex()}","delegateSubmission":{"nodeId":"${o.node()}","amount":"${o.amount()}"}}`,
   },
-  { key: 'ledgerMovements', type: 'BUS_EVENT_TYPE_LEDGER_MOVEMENTS', field: 102, weight: 213, payload: (o, time) => ledgerMovements(o, time) },
+  {
+    key: 'ledgerMovements',
+    type: 'BUS_EVENT_TYPE_LEDGER_MOVEMENTS',
+    field: 102,
+    weight: 213,
+    payload: (o, time) => ledgerMovements(o, time),
+  },
 ];
 
 const BY_KEY = new Map(KINDS.map((k) => [k.key, k]));

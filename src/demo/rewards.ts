@@ -23,7 +23,13 @@ const ASSET_PROFILES: readonly { symbol: string; name: string; decimals: number;
 ];
 
 export function demoAssets(ids: IdSpace): DemoAsset[] {
-  return ASSET_PROFILES.map((p, i) => ({ symbol: p.symbol, name: p.name, id: ids.hex(IdKind.asset, i), decimals: p.decimals, quantumPlaces: p.quantumPlaces }));
+  return ASSET_PROFILES.map((p, i) => ({
+    symbol: p.symbol,
+    name: p.name,
+    id: ids.hex(IdKind.asset, i),
+    decimals: p.decimals,
+    quantumPlaces: p.quantumPlaces,
+  }));
 }
 
 const ASSET_CUMULATIVE = prefixSums(ASSET_PROFILES.map((p) => p.weight));
@@ -88,7 +94,14 @@ export interface DemoGame {
 }
 
 /** Games: a third start in epoch 1, the rest at random epochs in the first 80% of the chain. */
-export function demoGames(rng: Rng, ids: IdSpace, assets: readonly DemoAsset[], count: number, epochs: number, teamShare: number): DemoGame[] {
+export function demoGames(
+  rng: Rng,
+  ids: IdSpace,
+  assets: readonly DemoAsset[],
+  count: number,
+  epochs: number,
+  teamShare: number,
+): DemoGame[] {
   const games: DemoGame[] = [];
   const lastStart = Math.max(1, Math.floor(epochs * 0.8));
   for (let i = 0; i < count; i++) {
@@ -104,7 +117,12 @@ export function demoGames(rng: Rng, ids: IdSpace, assets: readonly DemoAsset[], 
       windowLength: rng.pick([1, 1, 1, 3, 5, 7]),
       distribution: rng.chance(0.7) ? 'DISTRIBUTION_STRATEGY_PRO_RATA' : 'DISTRIBUTION_STRATEGY_RANK',
       nTopPerformers: rng.pick(['0.1', '0.25', '0.5', '1']),
-      individualScope: rng.pick(['INDIVIDUAL_SCOPE_ALL', 'INDIVIDUAL_SCOPE_ALL', 'INDIVIDUAL_SCOPE_IN_TEAM', 'INDIVIDUAL_SCOPE_NOT_IN_TEAM']),
+      individualScope: rng.pick([
+        'INDIVIDUAL_SCOPE_ALL',
+        'INDIVIDUAL_SCOPE_ALL',
+        'INDIVIDUAL_SCOPE_IN_TEAM',
+        'INDIVIDUAL_SCOPE_NOT_IN_TEAM',
+      ]),
       startEpoch: i < Math.ceil(count / 3) ? 1 : rng.range(1, lastStart),
       teamScoped,
       started: false,

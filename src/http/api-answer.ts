@@ -35,7 +35,11 @@ export interface ApiAnswers {
  */
 export function errorReply(err: ApiError, pretty = false): ApiReply {
   const body = err.toBody();
-  return { status: err.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)) };
+  return {
+    status: err.status,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)),
+  };
 }
 
 /** The query string of a request URL (after the first ?), empty when it has none. */
@@ -70,7 +74,14 @@ async function compute(a: ApiAnswers, op: Operation, url: string, path: Record<s
  * the fast path): the answer from the response cache or the store, with the chain head it is
  * the answer at, gzipped when the client takes that; or the contract's error.
  */
-export async function answerApi(a: ApiAnswers, op: Operation, url: string, path: Record<string, string>, headers: IncomingHttpHeaders, log: RequestLogger): Promise<ApiReply> {
+export async function answerApi(
+  a: ApiAnswers,
+  op: Operation,
+  url: string,
+  path: Record<string, string>,
+  headers: IncomingHttpHeaders,
+  log: RequestLogger,
+): Promise<ApiReply> {
   if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
   try {
     const answer = await withDeadline(

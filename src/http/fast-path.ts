@@ -40,7 +40,8 @@ export function routeMatcher(operations: readonly Operation[]): (path: string) =
         if (path === route.prefix) return { op: route.op, params: {} };
         continue;
       }
-      if (path.length <= route.prefix.length + route.suffix.length || !path.startsWith(route.prefix) || !path.endsWith(route.suffix)) continue;
+      if (path.length <= route.prefix.length + route.suffix.length || !path.startsWith(route.prefix) || !path.endsWith(route.suffix))
+        continue;
       const value = path.slice(route.prefix.length, path.length - route.suffix.length);
       if (/[/%#]/.test(value)) return undefined;
       return { op: route.op, params: { [route.param]: value } };

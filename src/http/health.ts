@@ -22,7 +22,13 @@ const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELEC
  * the broker socket or the followed file, with its state and error): a stopped source leaves the
  * service ready, answering from what was applied.
  */
-export function registerHealth(app: FastifyInstance, store: Store, timeoutMs: number, starting: () => string | undefined, source?: () => object): void {
+export function registerHealth(
+  app: FastifyInstance,
+  store: Store,
+  timeoutMs: number,
+  starting: () => string | undefined,
+  source?: () => object,
+): void {
   app.get('/healthz', { config: { operation: 'healthz' } }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });

@@ -43,7 +43,11 @@ export function checkUrlLength(url: string, limits: Limits): void {
  * Counts the values of each repeated field (both spellings of its key add up, as in parsing).
  * Without the operation's field list, every query key counts as a field of its own.
  */
-export function checkRepeatedValues(pairs: readonly [string, string][], fields: Readonly<Record<string, FieldSpec>> | undefined, limits: Limits): void {
+export function checkRepeatedValues(
+  pairs: readonly [string, string][],
+  fields: Readonly<Record<string, FieldSpec>> | undefined,
+  limits: Limits,
+): void {
   const fieldOf = new Map<string, string>();
   for (const spec of Object.values(fields ?? {})) {
     if (spec.repeated) for (const key of spec.keys) fieldOf.set(key, spec.keys[0]!);

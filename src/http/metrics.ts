@@ -101,13 +101,13 @@ export class Metrics {
 
   readonly storeBatches = new Counter({
     name: 'epochview_store_batches_total',
-    help: 'Statements that ran several requests\' statements of one shape as one (see --statement-slots)',
+    help: "Statements that ran several requests' statements of one shape as one (see --statement-slots)",
     registers: [this.registry],
   });
 
   readonly storeBatched = new Counter({
     name: 'epochview_store_batched_statements_total',
-    help: 'Requests\' statements that ran in a batch (the rest ran alone)',
+    help: "Requests' statements that ran in a batch (the rest ran alone)",
     registers: [this.registry],
   });
 
@@ -139,7 +139,7 @@ export class Metrics {
 
   readonly rowCachePages = new Counter({
     name: 'epochview_row_cache_pages_total',
-    help: 'Pages of referral sets, reward summaries and team statistics by where their rows\' text came from: hit (all kept), miss (some asked of the store, then kept)',
+    help: "Pages of referral sets, reward summaries and team statistics by where their rows' text came from: hit (all kept), miss (some asked of the store, then kept)",
     labelNames: ['outcome'] as const,
     registers: [this.registry],
     collect: (): void => {
@@ -209,19 +209,37 @@ export class Metrics {
   watchBroker(gauges: () => BrokerGauges): void {
     const registers = [this.registry];
     this.broker = {
-      frames: new Counter({ name: 'epochview_broker_frames_received_total', help: 'Broker socket: frames (bus events) received from the core', registers }),
-      bytes: new Counter({ name: 'epochview_broker_received_bytes_total', help: 'Broker socket: bytes received from the core after the handshake (frame headers included)', registers }),
+      frames: new Counter({
+        name: 'epochview_broker_frames_received_total',
+        help: 'Broker socket: frames (bus events) received from the core',
+        registers,
+      }),
+      bytes: new Counter({
+        name: 'epochview_broker_received_bytes_total',
+        help: 'Broker socket: bytes received from the core after the handshake (frame headers included)',
+        registers,
+      }),
     };
     const gauge = (name: string, help: string, value: (g: BrokerGauges) => number) => {
       const g: Gauge = new Gauge({ name, help, registers, collect: (): void => g.set(value(gauges())) });
     };
     gauge('epochview_broker_connected', 'Broker socket: 1 while a core is connected, else 0', (g) => (g.connected ? 1 : 0));
-    gauge('epochview_broker_height_received', 'Broker socket: height of the last BeginBlock received (0 before the first)', (g) => Number(g.heightReceived ?? 0n));
-    gauge('epochview_broker_lag_blocks', 'Broker socket: blocks received and not applied yet (height received less height applied; 0 when either is unknown or behind)', (g) => {
-      const applied = this.heightApplied;
-      return g.heightReceived === null || applied === null || g.heightReceived < applied ? 0 : Number(g.heightReceived - applied);
-    });
-    gauge('epochview_broker_buffered_bytes', 'Broker socket: bytes in the buffer files, received and not yet consumed', (g) => g.bufferedBytes);
+    gauge('epochview_broker_height_received', 'Broker socket: height of the last BeginBlock received (0 before the first)', (g) =>
+      Number(g.heightReceived ?? 0n),
+    );
+    gauge(
+      'epochview_broker_lag_blocks',
+      'Broker socket: blocks received and not applied yet (height received less height applied; 0 when either is unknown or behind)',
+      (g) => {
+        const applied = this.heightApplied;
+        return g.heightReceived === null || applied === null || g.heightReceived < applied ? 0 : Number(g.heightReceived - applied);
+      },
+    );
+    gauge(
+      'epochview_broker_buffered_bytes',
+      'Broker socket: bytes in the buffer files, received and not yet consumed',
+      (g) => g.bufferedBytes,
+    );
   }
 
   /** Counts frames received on the broker socket; pass as BrokerOptions.onReceived. */
@@ -272,7 +290,11 @@ export class Metrics {
  * GET /metrics: the registry in Prometheus' text format, or `text()` (the metrics of every
  * process of a cluster). Requests are observed in server.ts.
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, text: () => Promise<string> = () => metrics.registry.metrics()): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  text: () => Promise<string> = () => metrics.registry.metrics(),
+): void {
   app.get('/metrics', { config: { operation: 'metrics' } }, async (_request, reply) => {
     const body = await text();
     return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);

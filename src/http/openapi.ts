@@ -36,7 +36,12 @@ function examplesOf(list: readonly FixtureExample[]): Record<string, ExampleObje
   );
 }
 
-function response(description: string, schema: SchemaObject, examples: readonly FixtureExample[], headers?: ResponseObject['headers']): ResponseObject {
+function response(
+  description: string,
+  schema: SchemaObject,
+  examples: readonly FixtureExample[],
+  headers?: ResponseObject['headers'],
+): ResponseObject {
   const ex = examplesOf(examples);
   return { description, ...(headers ? { headers } : {}), content: { [JSON_TYPE]: { schema, ...(ex ? { examples: ex } : {}) } } };
 }
@@ -44,7 +49,17 @@ function response(description: string, schema: SchemaObject, examples: readonly 
 /** A response with one example of what the service sends (built by the same functions). */
 function withExample(r: ResponseObject, summary: string, value: unknown): ResponseObject {
   const media = r.content[JSON_TYPE];
-  return { ...r, content: { [JSON_TYPE]: { ...media, examples: { [summary.replace(/ /g, '-')]: { summary, description: 'The body the service sends (texts vary with the case).', value } } } } };
+  return {
+    ...r,
+    content: {
+      [JSON_TYPE]: {
+        ...media,
+        examples: {
+          [summary.replace(/ /g, '-')]: { summary, description: 'The body the service sends (texts vary with the case).', value },
+        },
+      },
+    },
+  };
 }
 
 const componentRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -92,7 +107,7 @@ function componentResponses(): Record<string, ResponseObject> {
       rateLimited(100, 60_000, 12).toBody(),
     ),
     DeadlineExceeded: withExample(
-      response('No answer within the server\'s request timeout.', status(4, { min: 0, max: 0 }), []),
+      response("No answer within the server's request timeout.", status(4, { min: 0, max: 0 }), []),
       'deadline exceeded',
       deadlineExceeded(10_000).toBody(),
     ),
@@ -107,8 +122,8 @@ function componentResponses(): Record<string, ResponseObject> {
 function badRequest(examples: readonly FixtureExample[]): ResponseObject {
   return response(
     'Invalid request, `code` 3 (InvalidArgument). A query string that cannot be parsed (a bad number or bool, a singular field given twice or under both spellings) ' +
-      'has a message in the gateway\'s words and no details, as has a request over the server\'s limits (URL length, values of a repeated parameter). Invalid pagination (limits outside 1..5000, both cursors, a bad cursor) and invalid ids have ' +
-      'the message `InvalidArgument error` and one detail: 10028 `invalid pagination`, or the operation\'s code and message with the reason in `inner`.',
+      "has a message in the gateway's words and no details, as has a request over the server's limits (URL length, values of a repeated parameter). Invalid pagination (limits outside 1..5000, both cursors, a bad cursor) and invalid ids have " +
+      "the message `InvalidArgument error` and one detail: 10028 `invalid pagination`, or the operation's code and message with the reason in `inner`.",
     status(3, { min: 0, max: 1 }),
     examples,
   );
@@ -116,7 +131,11 @@ function badRequest(examples: readonly FixtureExample[]): ResponseObject {
 
 function internalError(op: Operation): ResponseObject {
   return withExample(
-    response('An unexpected failure, `code` 13; the detail carries the operation\'s code and message and no internals.', status(13, { min: 1, max: 1 }), []),
+    response(
+      "An unexpected failure, `code` 13; the detail carries the operation's code and message and no internals.",
+      status(13, { min: 1, max: 1 }),
+      [],
+    ),
     'unexpected failure',
     internalErrorBody(op.errorCode, op.errorMessage).toBody(),
   );
@@ -153,7 +172,8 @@ function kindSchema(spec: FieldSpec): SchemaObject {
 /** What the schema column does not say about a field's type. */
 const KIND_TEXT: Record<FieldSpec['kind'], string> = {
   int32: '',
-  uint64: 'A uint64, written as a string of decimal digits (as the gateway documents 64-bit integers); values above 9223372036854775807 are a 400 parse error.',
+  uint64:
+    'A uint64, written as a string of decimal digits (as the gateway documents 64-bit integers); values above 9223372036854775807 are a 400 parse error.',
   bool: '',
   string: '',
 };
@@ -176,7 +196,9 @@ function queryParameters(op: Operation): ParameterObject[] {
         in: 'query',
         description: type ? `${what} ${type}` : what,
         required: false,
-        ...(spec.repeated ? { style: 'form' as const, explode: true, schema: { type: 'array' as const, items: scalar } } : { schema: scalar }),
+        ...(spec.repeated
+          ? { style: 'form' as const, explode: true, schema: { type: 'array' as const, items: scalar } }
+          : { schema: scalar }),
       });
     }
   }
@@ -187,7 +209,14 @@ function pathParameters(op: Operation): ParameterObject[] {
   return [...op.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
     const doc = op.pathParameters[name!];
     if (!doc) throw new Error(`path parameter ${name} of ${op.name} is not documented`);
-    return { name: name!, in: 'path', description: doc.description, required: true, style: 'simple', schema: { type: 'string', ...doc.schema } };
+    return {
+      name: name!,
+      in: 'path',
+      description: doc.description,
+      required: true,
+      style: 'simple',
+      schema: { type: 'string', ...doc.schema },
+    };
   });
 }
 
@@ -222,7 +251,8 @@ function operationObject(op: Operation): OperationObject {
 /** What each tag holds. */
 const TAGS: Record<string, string> = {
   TradingDataService: 'Vega data-node v2 trading data (referrals, teams, rewards).',
-  Explorer: 'What the explorer\'s pages (at `/`) need that the data-node\'s operations cannot give. Not part of the data-node\'s API; same conventions, limits and errors.',
+  Explorer:
+    "What the explorer's pages (at `/`) need that the data-node's operations cannot give. Not part of the data-node's API; same conventions, limits and errors.",
 };
 
 const PACKAGE = createRequire(import.meta.url)('../../package.json') as { version: string; license: string };
@@ -247,22 +277,35 @@ export function buildOpenApiDocument(operations: readonly Operation[]): OpenApiD
   for (const op of operations) {
     paths[openApiPath(op.path)] = { get: operationObject(op) };
     for (const [name, schema] of Object.entries(op.schemas)) {
-      if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`two different schemas are named ${name}`);
+      if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema))
+        throw new Error(`two different schemas are named ${name}`);
       schemas[name] = schema;
     }
   }
   const tags = [...new Set(operations.map((op) => op.tag))];
   return {
     openapi: '3.1.0',
-    info: { title: 'epochview', version: PACKAGE.version, description: DESCRIPTION, license: { name: PACKAGE.license, identifier: PACKAGE.license } },
+    info: {
+      title: 'epochview',
+      version: PACKAGE.version,
+      description: DESCRIPTION,
+      license: { name: PACKAGE.license, identifier: PACKAGE.license },
+    },
     tags: tags.map((name) => ({ name, description: TAGS[name] ?? '' })),
     paths,
     components: {
       schemas,
       responses: componentResponses(),
       headers: {
-        XBlockHeight: { description: 'Height of the last ingested block (uint64 as decimal digits). Absent while the store holds no block.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-        XBlockTimestamp: { description: 'Time of the last ingested block, Unix nanoseconds (int64 as decimal digits). Absent while the store holds no block.', schema: { type: 'string', pattern: '^-?[0-9]+$' } },
+        XBlockHeight: {
+          description: 'Height of the last ingested block (uint64 as decimal digits). Absent while the store holds no block.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
+        XBlockTimestamp: {
+          description:
+            'Time of the last ingested block, Unix nanoseconds (int64 as decimal digits). Absent while the store holds no block.',
+          schema: { type: 'string', pattern: '^-?[0-9]+$' },
+        },
       },
     },
   };

@@ -122,7 +122,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   let closing = false;
   // Fastify's request ids (its default form), counted once for it and the fast path.
   let lastRequestId = 0;
-  const nextRequestId = () => `req-${(lastRequestId = (lastRequestId + 1) & 0x7fffffff).toString(36)}`;
+  const nextRequestId = () => `req-${((lastRequestId = (lastRequestId + 1) & 0x7fffffff)).toString(36)}`;
   let fastPath: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
@@ -149,7 +149,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // Errors the router raises before any route runs keep the contract's body shape too.
     frameworkErrors: (err, request, reply) => {
       const url = request.raw.url ?? '';
-      const answer = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? urlTooLong(Buffer.byteLength(url), limits.maxUrlLength) : parseError('invalid URL escape in the path');
+      const answer =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? urlTooLong(Buffer.byteLength(url), limits.maxUrlLength)
+          : parseError('invalid URL escape in the path');
       // No route, so no onResponse hook: log and count here.
       reply.raw.once('finish', () => record(request, reply));
       return sendError(reply, answer);
@@ -201,7 +204,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     nextRequestId,
     requestLogger: childLog,
     received: (reqId, url) => {
-      if (opts.logger.isLevelEnabled('debug')) childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+      if (opts.logger.isLevelEnabled('debug'))
+        childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
     },
     record: (reqId, op, url, status, ms) => recordLine(reqId, () => childLog(reqId), op.name, 'GET', url, op.path, status, ms),
     trailingHeaders: () => (closing ? { ...workerHeader, connection: 'close' } : workerHeader),
@@ -211,7 +215,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   for (const op of opts.operations) {
     app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) =>
-      sendReply(reply, await answerApi(answers, op, request.raw.url ?? '', request.params as Record<string, string>, request.headers, () => request.log)),
+      sendReply(
+        reply,
+        await answerApi(answers, op, request.raw.url ?? '', request.params as Record<string, string>, request.headers, () => request.log),
+      ),
     );
   }
 
@@ -227,7 +234,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const known = patterns.some((p) => p.test(path));
     return sendError(reply, known && request.method !== 'GET' ? methodNotAllowed() : notFound());
   });
-
 
   // Once closing (SIGTERM), no keep-alive connection may hold the shutdown until its keep-alive
   // timeout: answers from then on close their connection, and connections that go idle later
@@ -255,12 +261,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // Not awaited: the server listens while the store is still coming up (and may close first).
     let closed = false;
     let stop: (() => Promise<void>) | undefined;
-    opts.startup.ready.then(async () => {
-      if (closed) return;
-      const stopWatching = await watch();
-      if (closed) await stopWatching();
-      else stop = stopWatching;
-    }, () => {});
+    opts.startup.ready.then(
+      async () => {
+        if (closed) return;
+        const stopWatching = await watch();
+        if (closed) await stopWatching();
+        else stop = stopWatching;
+      },
+      () => {},
+    );
     app.addHook('onClose', async () => {
       closed = true;
       await stop?.();
@@ -275,11 +284,29 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
     const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url ?? null;
-    recordLine(request.id, () => request.log, operationOf(request), request.method, request.url, route, reply.statusCode, reply.elapsedTime);
+    recordLine(
+      request.id,
+      () => request.log,
+      operationOf(request),
+      request.method,
+      request.url,
+      route,
+      reply.statusCode,
+      reply.elapsedTime,
+    );
   }
 
   /** One log line and one metrics observation per request, whichever path answered it. */
-  function recordLine(reqId: string, log: () => FastifyBaseLogger, operation: string, method: string, requestUrl: string, route: string | null, status: number, elapsedMs: number): void {
+  function recordLine(
+    reqId: string,
+    log: () => FastifyBaseLogger,
+    operation: string,
+    method: string,
+    requestUrl: string,
+    route: string | null,
+    status: number,
+    elapsedMs: number,
+  ): void {
     const ms = Number.isFinite(elapsedMs) ? elapsedMs : 0;
     metrics.observeRequest(operation, status, ms / 1000);
     const url = requestUrl.length > LOGGED_URL_LENGTH ? `${requestUrl.slice(0, LOGGED_URL_LENGTH)}…` : requestUrl;

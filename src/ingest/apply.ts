@@ -15,9 +15,15 @@ export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Prom
   const last = blocks[blocks.length - 1];
   if (!last) return;
   const projections = batchProjections();
-  forEachEvent(blocks, projections.map((p) => p.touches));
+  forEachEvent(
+    blocks,
+    projections.map((p) => p.touches),
+  );
   for (const p of projections) await p.preload?.(tx);
-  forEachEvent(blocks, projections.map((p) => p.folds));
+  forEachEvent(
+    blocks,
+    projections.map((p) => p.folds),
+  );
   await recordVersions(tx, changedModels(blocks, projections), last.height);
   for (const p of projections) await p.write(tx, last);
 }

@@ -36,7 +36,12 @@ export class BlockAssembler {
     if (body.kind === 'endBlock') {
       const cur = this.current;
       if (!cur || cur.height !== body.height) {
-        throw new InputError(e.at, e.id, 'endBlock.height', `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`);
+        throw new InputError(
+          e.at,
+          e.id,
+          'endBlock.height',
+          `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`,
+        );
       }
       return [this.finish()];
     }

@@ -211,7 +211,11 @@ class BufferApplier implements WriterWork {
           continue;
         }
         // An InputError names the buffer file and the byte.
-        this.fail(err instanceof InputError ? `refused: ${err.message}` : `applying failed: ${this.file?.segment.path ?? this.opts.bufferDir}: ${(err as Error).message}`);
+        this.fail(
+          err instanceof InputError
+            ? `refused: ${err.message}`
+            : `applying failed: ${this.file?.segment.path ?? this.opts.bufferDir}: ${(err as Error).message}`,
+        );
         return;
       }
       if (!progressed && !this.stopping && this.buffer.version === version) {
@@ -223,7 +227,11 @@ class BufferApplier implements WriterWork {
   /** Applies what the oldest buffer file has; false when there was nothing new. */
   private async step(): Promise<boolean> {
     if (!this.ingester) {
-      this.ingester = await Ingester.open(this.store, { batchEvents: this.opts.batchEvents, onApplied: this.opts.onApplied, refuseGaps: true });
+      this.ingester = await Ingester.open(this.store, {
+        batchEvents: this.opts.batchEvents,
+        onApplied: this.opts.onApplied,
+        refuseGaps: true,
+      });
     }
     const ingester = this.ingester;
     // A failed transaction's blocks go first; nothing new is read until they are applied.
@@ -244,7 +252,8 @@ class BufferApplier implements WriterWork {
       return true;
     }
     const read = await file.reader.read();
-    if (read.kind === 'absent' || read.kind === 'replaced') throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
+    if (read.kind === 'absent' || read.kind === 'replaced')
+      throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
     if (read.kind === 'appended') {
       this.unread = read;
       await this.consume(file, ingester);
@@ -252,8 +261,16 @@ class BufferApplier implements WriterWork {
     }
     if (!finished) return false;
     const summary = await ingester.end();
-    if (file.dropped > 0) this.opts.logger.warn({ file: segment.path, events: file.dropped }, 'broker: events before the first BeginBlock of a connection dropped (the rest of a block begun on a lost connection)');
-    if (summary.incomplete) this.opts.logger.warn({ file: segment.path, height: summary.incomplete.height.toString() }, 'broker: a block left open by the end of its connection: not applied');
+    if (file.dropped > 0)
+      this.opts.logger.warn(
+        { file: segment.path, events: file.dropped },
+        'broker: events before the first BeginBlock of a connection dropped (the rest of a block begun on a lost connection)',
+      );
+    if (summary.incomplete)
+      this.opts.logger.warn(
+        { file: segment.path, height: summary.incomplete.height.toString() },
+        'broker: a block left open by the end of its connection: not applied',
+      );
     this.buffer.remove(segment.number);
     this.file = undefined;
     // The next file is another connection's (or begins a block): a fresh assembler.
@@ -288,7 +305,12 @@ class BufferApplier implements WriterWork {
     if (version !== 1) throw new InputError(event.at, event.id, 'version', `version ${version}: only version 1 is known`);
     const expected = this.opts.chainId;
     if (expected !== undefined && chainId !== expected) {
-      throw new InputError(event.at, event.id, 'chainId', `chain ${JSON.stringify(chainId)}, not the configured ${JSON.stringify(expected)} (--chain-id)`);
+      throw new InputError(
+        event.at,
+        event.id,
+        'chainId',
+        `chain ${JSON.stringify(chainId)}, not the configured ${JSON.stringify(expected)} (--chain-id)`,
+      );
     }
     if (!file.begun && event.body.kind !== 'beginBlock') {
       file.dropped++;

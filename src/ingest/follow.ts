@@ -62,7 +62,16 @@ export class FileFollower {
 
   /** What /readyz says of this follower (state changes as each read ends). */
   status(): FollowStatus {
-    const state = this.error !== undefined ? 'stopped' : this.storeDown ? 'store-unavailable' : this.absent ? 'waiting' : this.caughtUp ? 'caught-up' : 'reading';
+    const state =
+      this.error !== undefined
+        ? 'stopped'
+        : this.storeDown
+          ? 'store-unavailable'
+          : this.absent
+            ? 'waiting'
+            : this.caughtUp
+              ? 'caught-up'
+              : 'reading';
     return { kind: 'file', path: this.path, state, ...(this.error !== undefined ? { error: this.error } : {}) };
   }
 
@@ -95,7 +104,10 @@ export class FileFollower {
           this.storeDown = true;
         } else if (err instanceof InputError) {
           this.error = `bad input: ${err.message}`;
-          log.error({ err: err.message, file: this.path, checkpoint: this.ingester?.height?.toString() ?? null }, 'bad input: stopped following');
+          log.error(
+            { err: err.message, file: this.path, checkpoint: this.ingester?.height?.toString() ?? null },
+            'bad input: stopped following',
+          );
           return;
         } else {
           this.error = `follow failed: ${(err as Error).message}`;
@@ -111,7 +123,10 @@ export class FileFollower {
   private async step(): Promise<boolean> {
     if (!this.ingester) {
       this.ingester = await Ingester.open(this.store, { batchEvents: this.opts.batchEvents, onApplied: this.opts.onApplied });
-      this.opts.logger.info({ file: this.path, checkpoint: this.ingester.height?.toString() ?? null }, 'follow: continuing after the checkpoint');
+      this.opts.logger.info(
+        { file: this.path, checkpoint: this.ingester.height?.toString() ?? null },
+        'follow: continuing after the checkpoint',
+      );
     }
     // What a failed transaction left (its blocks, the events after it) goes first; nothing new
     // is read until it is applied.

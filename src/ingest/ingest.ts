@@ -156,7 +156,10 @@ export class Ingester {
 
   /** Events and blocks accepted so far (applied and queued), for progress. */
   get progress(): { events: number; blocks: number } {
-    return { events: this.appliedEvents + this.writingEvents + this.pendingEvents, blocks: this.summary.blocksApplied + this.pending.length };
+    return {
+      events: this.appliedEvents + this.writingEvents + this.pendingEvents,
+      blocks: this.summary.blocksApplied + this.pending.length,
+    };
   }
 
   /**
@@ -234,9 +237,16 @@ export class Ingester {
     } finally {
       this.writingEvents = 0;
     }
-    const batch: AppliedBatch = { blocks: blocks.length, applied: new Map(), skipped: new Map(), lastHeight: blocks[blocks.length - 1]!.height };
+    const batch: AppliedBatch = {
+      blocks: blocks.length,
+      applied: new Map(),
+      skipped: new Map(),
+      lastHeight: blocks[blocks.length - 1]!.height,
+    };
     for (const [name, n] of countEvents(blocks)) {
-      const [key, map, total] = name.startsWith('skipped:') ? [name.slice(8), batch.skipped, this.summary.skipped] : [name, batch.applied, this.summary.applied];
+      const [key, map, total] = name.startsWith('skipped:')
+        ? [name.slice(8), batch.skipped, this.summary.skipped]
+        : [name, batch.applied, this.summary.applied];
       map.set(key, n);
       total.set(key, (total.get(key) ?? 0) + n);
       if (map === batch.applied) this.appliedEvents += n;
@@ -285,7 +295,12 @@ export class Ingester {
       return;
     }
     if (this.opts.refuseGaps && this.checkpoint !== null && block.height !== this.checkpoint + 1n) {
-      throw new InputError(block.start, undefined, 'height', `block ${block.height} follows block ${this.checkpoint}: a height gap (blocks ${this.checkpoint + 1n} to ${block.height - 1n} are missing)`);
+      throw new InputError(
+        block.start,
+        undefined,
+        'height',
+        `block ${block.height} follows block ${this.checkpoint}: a height gap (blocks ${this.checkpoint + 1n} to ${block.height - 1n} are missing)`,
+      );
     }
     this.checkpoint = block.height;
     this.pending.push(block);

@@ -45,10 +45,10 @@ export async function ingestWithReport(
     onProgress: (p) => {
       const line = progressLine(p, opts.fraction?.(), tty);
       if (tty) process.stderr.write(`\r${line}\x1b[K`);
-      else process.stderr.write(line + '\n');
+      else process.stderr.write(`${line}\n`);
     },
   });
   if (tty) process.stderr.write('\r\x1b[K');
-  process.stderr.write(summaryText(summary) + '\n');
+  process.stderr.write(`${summaryText(summary)}\n`);
   return summary;
 }

@@ -21,10 +21,13 @@ export interface MessageSpec {
 
 /** The message's JSON text for a row, as one SQL expression: `'{"a":' || … || ',"b":' || … || '}'`. */
 export function messageJsonSql(spec: MessageSpec, row: string): string {
-  return spec.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${f.sql(row)}`).join(' || ') + ` || '}'`;
+  return `${spec.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${f.sql(row)}`).join(' || ')} || '}'`;
 }
 
 /** The message's schema: every field required, in proto order, nothing else. */
 export function messageSchema(spec: MessageSpec): SchemaObject {
-  return message(spec.description, spec.fields.map((f) => [f.name, f.schema] as const));
+  return message(
+    spec.description,
+    spec.fields.map((f) => [f.name, f.schema] as const),
+  );
 }

@@ -28,7 +28,13 @@ export function sqlNullable(value: string, json: string): string {
  */
 export function sqlJsonString(text: string): string {
   let sql = `to_json(${text}::text)::text`;
-  for (const [c, escaped] of [['<', '\\u003c'], ['>', '\\u003e'], ['&', '\\u0026'], ['\u2028', '\\u2028'], ['\u2029', '\\u2029']]) {
+  for (const [c, escaped] of [
+    ['<', '\\u003c'],
+    ['>', '\\u003e'],
+    ['&', '\\u0026'],
+    ['\u2028', '\\u2028'],
+    ['\u2029', '\\u2029'],
+  ]) {
     sql = `replace(${sql}, '${c}', '${escaped}')`;
   }
   return sql;

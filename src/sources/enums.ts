@@ -185,7 +185,7 @@ export function enumName(table: Readonly<Record<string, number>>, value: unknown
     num = value;
   } else if (typeof value === 'string') {
     // A name present in the table is returned as is (own keys only, not prototype names).
-    if (Object.prototype.hasOwnProperty.call(table, value)) return value;
+    if (Object.hasOwn(table, value)) return value;
     if (!/^[0-9]+$/.test(value)) return undefined;
     num = Number(value);
   } else {

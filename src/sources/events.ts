@@ -19,7 +19,15 @@ export type ChainEvent =
       atEpoch: bigint;
       allowList: string[];
     }
-  | { kind: 'teamUpdated'; teamId: string; name: string; teamUrl: string | null; avatarUrl: string | null; closed: boolean; allowList: string[] }
+  | {
+      kind: 'teamUpdated';
+      teamId: string;
+      name: string;
+      teamUrl: string | null;
+      avatarUrl: string | null;
+      closed: boolean;
+      allowList: string[];
+    }
   | { kind: 'refereeJoinedTeam'; teamId: string; referee: string; joinedAt: bigint; atEpoch: bigint }
   | { kind: 'refereeSwitchedTeam'; fromTeamId: string; toTeamId: string; referee: string; switchedAt: bigint; atEpoch: bigint }
   | { kind: 'teamsStatsUpdated'; atEpoch: bigint; stats: { teamId: string; members: { partyId: string; volume: bigint }[] }[] }
@@ -40,9 +48,7 @@ export type ChainEvent =
   | { kind: 'asset'; id: string; name: string; symbol: string; decimals: bigint; quantum: string; status: string };
 
 /** Block boundaries, kept apart from the events they delimit. */
-export type BlockMarker =
-  | { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string }
-  | { kind: 'endBlock'; height: bigint };
+export type BlockMarker = { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string } | { kind: 'endBlock'; height: bigint };
 
 /** One decoded BusEvent with where it came from. */
 export interface DecodedEvent {

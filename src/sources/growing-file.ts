@@ -64,10 +64,17 @@ export class GrowingFile {
       await handle.close();
     }
     // Reads follow each other from byte 0, so the head grows with them until it is full.
-    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES - this.head.length))]);
+    if (this.head.length < HEAD_BYTES)
+      this.head = Buffer.concat([this.head, buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES - this.head.length))]);
     if (this.decoder === undefined) {
       const format = detectFormat(buffer[0]!);
-      if (format === 'gzip') throw new InputError({ offset: 0, file: this.path }, undefined, undefined, 'a gzipped file cannot be followed as it grows: ingest it');
+      if (format === 'gzip')
+        throw new InputError(
+          { offset: 0, file: this.path },
+          undefined,
+          undefined,
+          'a gzipped file cannot be followed as it grows: ingest it',
+        );
       this.decoder = createDecoder(format, this.path);
     }
     this.offset += bytesRead;

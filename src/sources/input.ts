@@ -94,7 +94,10 @@ async function* fileEvents(chunks: AsyncIterable<Buffer>, file: string | undefin
               yield chunk;
             }
           } catch (err) {
-            const reason = (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'the gzip stream is truncated' : `not a valid gzip stream (${(err as Error).message})`;
+            const reason =
+              (err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR'
+                ? 'the gzip stream is truncated'
+                : `not a valid gzip stream (${(err as Error).message})`;
             throw new InputError({ offset: inflated }, undefined, undefined, reason);
           }
         })(),

@@ -125,4 +125,3 @@ function notionalVolume(m: Fields): bigint {
   }
   return v < 0n ? 0n : v;
 }
-

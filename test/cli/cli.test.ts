@@ -32,7 +32,10 @@ test('help for the program and every command', async () => {
   // Judged before anything is opened.
   const badProxy = await runCli(['serve', '--trust-proxy', '10.0.0.0/33']);
   assert.equal(badProxy.code, 2);
-  assert.match(badProxy.stderr, /^--trust-proxy \(EPOCHVIEW_TRUST_PROXY\): "10\.0\.0\.0\/33" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops$/m);
+  assert.match(
+    badProxy.stderr,
+    /^--trust-proxy \(EPOCHVIEW_TRUST_PROXY\): "10\.0\.0\.0\/33" is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops$/m,
+  );
 });
 
 test('demo writes the same bytes for the same seed', async () => {
@@ -83,11 +86,15 @@ for (const kind of STORE_KINDS) {
 
 test('npm start on an empty data dir seeds the demo chain and serves it', { timeout: 120_000 }, async () => {
   const dataDir = join(tmp, 'start');
-  const child = spawn('npm', ['start', '--silent', '--', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
-    cwd: new URL('../..', import.meta.url),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    'npm',
+    ['start', '--silent', '--', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'],
+    {
+      cwd: new URL('../..', import.meta.url),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));

@@ -15,7 +15,11 @@ test('every setting is read from its flag and from its environment variable; the
     const byEnv = readSettings([name], [], { [spec.env]: raw });
     assert.equal(byEnv.settings[name], value, spec.env);
     const other = spec.kind === 'int' ? '99' : spec.kind === 'bool' ? 'false' : 'other';
-    assert.equal(readSettings([name], [`--${spec.flag}`, raw], { [spec.env]: other }).settings[name], value, `--${spec.flag} over ${spec.env}`);
+    assert.equal(
+      readSettings([name], [`--${spec.flag}`, raw], { [spec.env]: other }).settings[name],
+      value,
+      `--${spec.flag} over ${spec.env}`,
+    );
     const fallback = readSettings([name], [], {}).settings[name];
     if (spec.default !== undefined) assert.equal(String(fallback), spec.default, `default of --${spec.flag}`);
     else assert.equal(fallback, undefined);
@@ -23,7 +27,20 @@ test('every setting is read from its flag and from its environment variable; the
 });
 
 test('production-readiness settings: defaults and validation', () => {
-  const { settings } = readSettings(['requestTimeoutMs', 'maxUrlLength', 'maxFilterValues', 'rateLimitMax', 'rateLimitWindowMs', 'followPollMs', 'shutdownTimeoutMs', 'follow'], [], {});
+  const { settings } = readSettings(
+    [
+      'requestTimeoutMs',
+      'maxUrlLength',
+      'maxFilterValues',
+      'rateLimitMax',
+      'rateLimitWindowMs',
+      'followPollMs',
+      'shutdownTimeoutMs',
+      'follow',
+    ],
+    [],
+    {},
+  );
   assert.deepEqual(settings, {
     requestTimeoutMs: 10000,
     maxUrlLength: 16384,
@@ -34,7 +51,11 @@ test('production-readiness settings: defaults and validation', () => {
     shutdownTimeoutMs: 30000,
     follow: undefined,
   });
-  assert.throws(() => readSettings(['maxUrlLength'], ['--max-url-length', '10k'], {}), (e: Error) => e instanceof UsageError && /--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be a non-negative integer, got "10k"/.test(e.message));
+  assert.throws(
+    () => readSettings(['maxUrlLength'], ['--max-url-length', '10k'], {}),
+    (e: Error) =>
+      e instanceof UsageError && /--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be a non-negative integer, got "10k"/.test(e.message),
+  );
 });
 
 test('--trust-proxy: a number of hops, or addresses, CIDR ranges and range names', () => {
@@ -42,6 +63,10 @@ test('--trust-proxy: a number of hops, or addresses, CIDR ranges and range names
   assert.deepEqual(parseTrustProxy('10.0.0.1'), ['10.0.0.1']);
   assert.deepEqual(parseTrustProxy('loopback, 10.0.0.0/8,fd00::/8 ,::1'), ['loopback', '10.0.0.0/8', 'fd00::/8', '::1']);
   for (const bad of ['', 'true', 'proxy.example', '10.0.0.0/33', '10.0.0.0/', '::1/129', '10.0.0.1/8/8', '10.0.0.0/255.0.0.0', '1,,2']) {
-    assert.throws(() => parseTrustProxy(bad), (e: Error) => e.message.endsWith('is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops'), bad);
+    assert.throws(
+      () => parseTrustProxy(bad),
+      (e: Error) => e.message.endsWith('is not an IP address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops'),
+      bad,
+    );
   }
 });

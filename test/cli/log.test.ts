@@ -16,7 +16,13 @@ test('a warning is written at once with the lines before it; a kill -9 takes onl
     const until = Date.now() + 2000; while (Date.now() < until);
     process.kill(process.pid, 'SIGKILL');`;
   const r = await runNode(['--input-type=module', '-e', script]);
-  assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l).msg), ['one', 'two']);
+  assert.deepEqual(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).msg),
+    ['one', 'two'],
+  );
 });
 
 test('info lines alone are written in a batch, and all of them at exit', async () => {
@@ -33,7 +39,13 @@ test('info lines alone are written in a batch, and all of them at exit', async (
     for (let i = 0; i < 3; i++) log.info('line ' + i);`;
   const r = await runNode(['--input-type=module', '-e', exits]);
   assert.equal(r.code, 0);
-  assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l).msg), ['line 0', 'line 1', 'line 2']);
+  assert.deepEqual(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).msg),
+    ['line 0', 'line 1', 'line 2'],
+  );
 });
 
 test('a request line is byte for byte what pino writes for it: escapes, non-ASCII, a long URL, no route, no duration', async () => {

@@ -34,7 +34,7 @@ for (const kind of STORE_KINDS) {
         const down = msgs.indexOf('shutting down: finishing requests in flight');
         assert.ok(down > 0);
         assert.equal(msgs[msgs.length - 1], 'stopped');
-        await assert.rejects(fetch(serve.url + '/healthz'), 'no longer listening');
+        await assert.rejects(fetch(`${serve.url}/healthz`), 'no longer listening');
       } finally {
         await serve.stop();
         await ts.drop();
@@ -59,7 +59,9 @@ describe('shutdown on the PostgreSQL server', { skip: !STORE_KINDS.includes('pos
       await locker.query('LOCK TABLE referral_sets IN ACCESS EXCLUSIVE MODE');
       const slow = get(url);
       await eventually('the request waiting on the lock', async () => {
-        const r = await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        const r = await locker.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
         return r.rows[0].n === 1;
       });
       serve.child.kill('SIGTERM');

@@ -7,9 +7,22 @@ import { parseJsonLine } from '../../src/sources/ndjson/json-line.js';
 
 test('quantum amounts round half away from zero, exactly', () => {
   const cases: [string, bigint | undefined][] = [
-    ['2.5', 3n], ['1.4999999', 1n], ['0.5', 1n], ['10.5', 11n], ['-2.5', -3n], ['-0.4', 0n], ['7', 7n], ['.5', 1n],
-    ['123456789012345678901234567890.5', 123456789012345678901234567891n], ['1.5e2', 150n], ['25e-1', 3n], ['4.9E-1', 0n],
-    ['', undefined], ['abc', undefined], ['1.2.3', undefined], ['1e', undefined],
+    ['2.5', 3n],
+    ['1.4999999', 1n],
+    ['0.5', 1n],
+    ['10.5', 11n],
+    ['-2.5', -3n],
+    ['-0.4', 0n],
+    ['7', 7n],
+    ['.5', 1n],
+    ['123456789012345678901234567890.5', 123456789012345678901234567891n],
+    ['1.5e2', 150n],
+    ['25e-1', 3n],
+    ['4.9E-1', 0n],
+    ['', undefined],
+    ['abc', undefined],
+    ['1.2.3', undefined],
+    ['1e', undefined],
   ];
   for (const [text, expected] of cases) assert.equal(roundHalfAwayFromZero(text), expected, text);
 });
@@ -23,12 +36,15 @@ test('64-bit integers as strings or numbers', () => {
 });
 
 test('long JSON integers keep every digit; strings are left alone', () => {
-  assert.deepEqual(parseJsonLine('{"a":1709250000250000789,"b":[12345678901234567890,-12345678901234567],"c":"x:12345678901234567890","d":1.5}'), {
-    a: '1709250000250000789',
-    b: ['12345678901234567890', '-12345678901234567'],
-    c: 'x:12345678901234567890',
-    d: 1.5,
-  });
+  assert.deepEqual(
+    parseJsonLine('{"a":1709250000250000789,"b":[12345678901234567890,-12345678901234567],"c":"x:12345678901234567890","d":1.5}'),
+    {
+      a: '1709250000250000789',
+      b: ['12345678901234567890', '-12345678901234567'],
+      c: 'x:12345678901234567890',
+      d: 1.5,
+    },
+  );
 });
 
 test('ids: hex either case, well-known names, lowercase and names on output', () => {

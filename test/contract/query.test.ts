@@ -46,7 +46,13 @@ test('parse errors name the proto field, in the gateway words', () => {
   assert.equal(failure('partyId=ab&party_id=cd'), 'field already set for oneof "_party_id"');
   assert.equal(failure('pagination.newestFirst=yes'), 'parsing field "newest_first": strconv.ParseBool: parsing "yes": invalid syntax');
   assert.equal(failure('aggregationEpochs=-1'), 'parsing field "aggregation_epochs": strconv.ParseUint: parsing "-1": invalid syntax');
-  assert.equal(failure('aggregationEpochs=18446744073709551616'), 'parsing field "aggregation_epochs": strconv.ParseUint: parsing "18446744073709551616": value out of range');
-  assert.equal(failure('aggregationEpochs=9223372036854775808'), 'parsing field "aggregation_epochs": strconv.ParseInt: parsing "9223372036854775808": value out of range');
+  assert.equal(
+    failure('aggregationEpochs=18446744073709551616'),
+    'parsing field "aggregation_epochs": strconv.ParseUint: parsing "18446744073709551616": value out of range',
+  );
+  assert.equal(
+    failure('aggregationEpochs=9223372036854775808'),
+    'parsing field "aggregation_epochs": strconv.ParseInt: parsing "9223372036854775808": value out of range',
+  );
   assert.equal(failure('partyId=%zz'), 'invalid URL escape "%zz"');
 });

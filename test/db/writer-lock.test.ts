@@ -12,9 +12,12 @@ import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually } from '../helpers/serve.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
-const block = (height: number) => blockLines(height, [setCreated(hex(height.toString(16).padStart(2, '0')), hex('ab'))]).join('\n') + '\n';
+const block = (height: number) => `${blockLines(height, [setCreated(hex(height.toString(16).padStart(2, '0')), hex('ab'))]).join('\n')}\n`;
 
-test('ingest whose lock connection is cut writes nothing more and exits 1', { skip: !STORE_KINDS.includes('postgres'), timeout: 120_000 }, async () => {
+test('ingest whose lock connection is cut writes nothing more and exits 1', {
+  skip: !STORE_KINDS.includes('postgres'),
+  timeout: 120_000,
+}, async () => {
   const ts = await createTestStore('postgres');
   const admin = new pg.Client({ connectionString: ts.databaseUrl });
   await admin.connect();
@@ -32,7 +35,10 @@ test('ingest whose lock connection is cut writes nothing more and exits 1', { sk
     child.stdin.end(block(11));
     assert.equal(await exited, 1);
     // The reason is what the client saw first: the server's goodbye, or a reset (read ECONNRESET) that beat it.
-    assert.match(stderr, /^error: (lost the writer lock of postgres:\/\/postgres@127\.0\.0\.1:\d+\/epochview_test_\w+ \(its connection: [^)\n]+\); nothing more is written through it|store unavailable: .*)\nthe blocks committed before stay applied; run the same command again to continue\n$/);
+    assert.match(
+      stderr,
+      /^error: (lost the writer lock of postgres:\/\/postgres@127\.0\.0\.1:\d+\/epochview_test_\w+ \(its connection: [^)\n]+\); nothing more is written through it|store unavailable: .*)\nthe blocks committed before stay applied; run the same command again to continue\n$/,
+    );
     assert.equal((await admin.query('SELECT height::text AS h FROM chain_head')).rows[0].h, '10');
   } finally {
     await admin.end();

@@ -188,7 +188,11 @@ test('other kinds: two thirds of the events, in every block, after the events of
   const others = all.filter((p) => !(p.key in EVENT_TYPES));
   const skipped = others.length + count(parsed, 'timeUpdate');
   assert.ok(skipped * 3 >= all.length * 2, `${skipped} of ${all.length} events of skipped kinds`);
-  for (const key of Object.keys(OTHER_TYPES)) assert.ok(others.some((p) => p.key === key), `has ${key}`);
+  for (const key of Object.keys(OTHER_TYPES))
+    assert.ok(
+      others.some((p) => p.key === key),
+      `has ${key}`,
+    );
   let ours = true;
   let blocksWithOthers = 0;
   for (const { line, key, e } of all) {
@@ -298,7 +302,10 @@ test('referral sets: ids, ties on createdAt, sub-microsecond digits, joins and m
   assert.equal(refereeSet.size, DEMO_SCALES.small.referees);
   assert.equal(moves, DEMO_SCALES.small.refereeSwitches);
   assert.ok(new Set(createdAt).size < createdAt.length, 'some sets share createdAt');
-  assert.ok(createdAt.some((t) => !t.endsWith('000')), 'some createdAt carry sub-microsecond digits');
+  assert.ok(
+    createdAt.some((t) => !t.endsWith('000')),
+    'some createdAt carry sub-microsecond digits',
+  );
   // Popularity is skewed: the biggest set is well above the mean.
   const sizes = new Map<string, number>();
   for (const s of refereeSet.values()) sizes.set(s, (sizes.get(s) ?? 0) + 1);
@@ -525,9 +532,15 @@ test('random helpers are deterministic and canonical', () => {
   const a = new Rng(7);
   const b = new Rng(7);
   const xs = Array.from({ length: 5 }, () => a.u32());
-  assert.deepEqual(xs, Array.from({ length: 5 }, () => b.u32()));
+  assert.deepEqual(
+    xs,
+    Array.from({ length: 5 }, () => b.u32()),
+  );
   const c = new Rng(8);
-  assert.notDeepEqual(xs, Array.from({ length: 5 }, () => c.u32()));
+  assert.notDeepEqual(
+    xs,
+    Array.from({ length: 5 }, () => c.u32()),
+  );
   assert.equal(shiftDecimal('12500000000000000000', 18), '12.5');
   assert.equal(shiftDecimal('49999', 5), '0.49999');
   assert.equal(shiftDecimal('3000000', 6), '3');

@@ -31,7 +31,11 @@ export async function dumpTable(store: Store, name: ReadModelTable): Promise<str
     const parts = splitColumns(cols).map((c) => `${c} AS c${n++}`);
     return `SELECT ${parts.join(', ')} FROM `;
   });
-  return (await store.query<Record<string, string | null>>(aliased)).map((r) => Object.values(r).map((v) => v ?? 'null').join('|'));
+  return (await store.query<Record<string, string | null>>(aliased)).map((r) =>
+    Object.values(r)
+      .map((v) => v ?? 'null')
+      .join('|'),
+  );
 }
 
 /** One value of a query, as text. */

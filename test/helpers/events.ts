@@ -6,9 +6,21 @@ let ts = 1_700_000_000_000_000_000n;
 /** The lines of one block: beginBlock, the payloads as events, endBlock. */
 export function blockLines(height: number, payloads: Record<string, unknown>[]): string[] {
   ts += 1_000_000_000n;
-  const lines = [{ id: `${height}-0`, block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: String(height), timestamp: String(ts), hash: `H${height}` } }];
+  const lines = [
+    {
+      id: `${height}-0`,
+      block: 'AB',
+      type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+      beginBlock: { height: String(height), timestamp: String(ts), hash: `H${height}` },
+    },
+  ];
   payloads.forEach((p, i) => lines.push({ id: `${height}-${i + 1}`, block: 'AB', ...p } as never));
-  lines.push({ id: `${height}-${payloads.length + 1}`, block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: String(height) } } as never);
+  lines.push({
+    id: `${height}-${payloads.length + 1}`,
+    block: 'AB',
+    type: 'BUS_EVENT_TYPE_END_BLOCK',
+    endBlock: { height: String(height) },
+  } as never);
   return lines.map((l) => JSON.stringify(l));
 }
 
@@ -22,9 +34,26 @@ export const refereeJoined = (setId: string, referee: string, atEpoch: string) =
   refereeJoinedReferralSet: { setId, referee, joinedAt: '1700000000000000000', atEpoch },
 });
 
-export const payout = (epoch: string, asset: string, amount: string, rewardType = 'ACCOUNT_TYPE_GLOBAL_REWARD', extra: Record<string, unknown> = {}) => ({
+export const payout = (
+  epoch: string,
+  asset: string,
+  amount: string,
+  rewardType = 'ACCOUNT_TYPE_GLOBAL_REWARD',
+  extra: Record<string, unknown> = {},
+) => ({
   type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
-  rewardPayout: { party: hex('ee'), epochSeq: epoch, asset, amount, percentOfTotalReward: '1', timestamp: '1', rewardType, lockedUntilEpoch: '0', quantumAmount: amount, ...extra },
+  rewardPayout: {
+    party: hex('ee'),
+    epochSeq: epoch,
+    asset,
+    amount,
+    percentOfTotalReward: '1',
+    timestamp: '1',
+    rewardType,
+    lockedUntilEpoch: '0',
+    quantumAmount: amount,
+    ...extra,
+  },
 });
 
 export const teamCreated = (teamId: string, referrer: string, name: string, createdAt: string, atEpoch: string) => ({
@@ -40,7 +69,10 @@ export const refereeJoinedTeam = (teamId: string, referee: string, atEpoch: stri
 /** Team statistics of one team at an epoch: each party with its notional volume. */
 export const teamsStats = (atEpoch: string, teamId: string, volumes: Record<string, string>) => ({
   type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
-  teamsStatsUpdated: { atEpoch, stats: [{ teamId, membersStats: Object.entries(volumes).map(([partyId, notionalVolume]) => ({ partyId, notionalVolume })) }] },
+  teamsStatsUpdated: {
+    atEpoch,
+    stats: [{ teamId, membersStats: Object.entries(volumes).map(([partyId, notionalVolume]) => ({ partyId, notionalVolume })) }],
+  },
 });
 
 export const epochEvent = (seq: string, action: 'EPOCH_ACTION_START' | 'EPOCH_ACTION_END') => ({
@@ -70,6 +102,9 @@ export const blockId = (height: number, n: number) => height.toString(16).padSta
  * every whole block leaves every set at 2 members.
  */
 export function referralBlock(height: number): string {
-  const payloads = [1, 2].flatMap((n) => [setCreated(blockId(height, n), hex('ab')), refereeJoined(blockId(height, n), blockId(height, n + 100), '1')]);
-  return blockLines(height, payloads).join('\n') + '\n';
+  const payloads = [1, 2].flatMap((n) => [
+    setCreated(blockId(height, n), hex('ab')),
+    refereeJoined(blockId(height, n), blockId(height, n + 100), '1'),
+  ]);
+  return `${blockLines(height, payloads).join('\n')}\n`;
 }

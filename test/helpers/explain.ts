@@ -6,7 +6,13 @@ import type { Operation } from '../../src/operations/operation.js';
  * Runs an operation against a store that records its SQL, then EXPLAINs (with ANALYZE) each
  * statement with the same parameters. Returns the plans as text.
  */
-export async function explainOperation(store: Store, op: Operation, query: string, path: Record<string, string> = {}, settings: Record<string, string> = {}): Promise<string[]> {
+export async function explainOperation(
+  store: Store,
+  op: Operation,
+  query: string,
+  path: Record<string, string> = {},
+  settings: Record<string, string> = {},
+): Promise<string[]> {
   const recorded: [string, readonly SqlParam[]][] = [];
   const recording: Store = Object.create(store, {
     query: {

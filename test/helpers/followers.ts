@@ -45,9 +45,12 @@ export async function followTwice(kind: StoreKind, chain: string, dir: string, a
       copyFileSync(chain, file);
       const store = await createTestStore(kind);
       stores.push(store);
-      serves.push(await startServe([...store.args, '--follow', file, '--log-level', 'warn', ...args[i]!], { EPOCHVIEW_FOLLOW_POLL_MS: '50' }));
+      serves.push(
+        await startServe([...store.args, '--follow', file, '--log-level', 'warn', ...args[i]!], { EPOCHVIEW_FOLLOW_POLL_MS: '50' }),
+      );
     }
-    const both = async (height: number) => (await blockHeight(serves[0]!.url)) === String(height) && (await blockHeight(serves[1]!.url)) === String(height);
+    const both = async (height: number) =>
+      (await blockHeight(serves[0]!.url)) === String(height) && (await blockHeight(serves[1]!.url)) === String(height);
     const followers: Followers = {
       a: serves[0]!,
       b: serves[1]!,
@@ -55,7 +58,7 @@ export async function followTwice(kind: StoreKind, chain: string, dir: string, a
       async append(payloads) {
         const height = ++followers.height;
         // Made once: blockLines gives each block a later timestamp than the last.
-        const lines = blockLines(height, payloads).join('\n') + '\n';
+        const lines = `${blockLines(height, payloads).join('\n')}\n`;
         for (const f of files) appendFileSync(f, lines);
         await eventually(`block ${height} applied`, () => both(height));
       },

@@ -100,7 +100,10 @@ function toDefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toDefs);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : toDefs(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : toDefs(v),
+      ]),
     );
   }
   return value;

@@ -30,7 +30,7 @@ export async function assertPagingConsistent(base: string, key: string, size: nu
     let after: string | null = null;
     for (let i = 0; ; i++) {
       const page: Page = await fetchPage(
-        `pagination.first=${size}&pagination.newestFirst=${newestFirst}` + (after ? `&pagination.after=${encodeURIComponent(after)}` : ''),
+        `pagination.first=${size}&pagination.newestFirst=${newestFirst}${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`,
       );
       forward.push(...page.edges.map((e) => JSON.stringify(e.node)));
       assert.equal(page.pageInfo.hasPreviousPage, i > 0 && all.length > 0, `forward page ${i} hasPreviousPage`);
@@ -45,7 +45,8 @@ export async function assertPagingConsistent(base: string, key: string, size: nu
     let before: string | null = null;
     for (let i = 0; ; i++) {
       const page: Page = await fetchPage(
-        `pagination.last=${size}&pagination.newestFirst=${newestFirst}` + (before ? `&pagination.before=${encodeURIComponent(before)}` : ''),
+        `pagination.last=${size}&pagination.newestFirst=${newestFirst}` +
+          (before ? `&pagination.before=${encodeURIComponent(before)}` : ''),
       );
       backward.unshift(...page.edges.map((e) => JSON.stringify(e.node)));
       assert.equal(page.pageInfo.hasNextPage, i > 0 && all.length > 0, `backward page ${i} hasNextPage`);

@@ -36,7 +36,9 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, op
       reject(new Error(`serve did not start in 60 s:\n${stdout}\n${stderr}`));
     }, 60_000);
     child.stdout!.on('data', () => {
-      const m = opts.listening ? /"address":"(http:\/\/[0-9.:]+)".*"msg":"listening/.exec(stdout) : /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
+      const m = opts.listening
+        ? /"address":"(http:\/\/[0-9.:]+)".*"msg":"listening/.exec(stdout)
+        : /serving .* on (http:\/\/[0-9.:]+)/.exec(stdout);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -78,7 +80,7 @@ export async function eventually(what: string, check: () => Promise<boolean> | b
 /** The value of one sample of a Prometheus text exposition, e.g. sample(text, 'x_total{a="b"}'). */
 export function sample(text: string, series: string): number | undefined {
   for (const line of text.split('\n')) {
-    if (line.startsWith(series + ' ')) return Number(line.slice(series.length + 1));
+    if (line.startsWith(`${series} `)) return Number(line.slice(series.length + 1));
   }
   return undefined;
 }

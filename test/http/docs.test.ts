@@ -87,20 +87,34 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
         assert.ok(await page.locator(`.opblock-summary-path[data-path="${path}"]`).isVisible(), path);
       }
       const methods = await page.locator('.opblock-summary-method').allInnerTexts();
-      assert.deepEqual(methods, PATHS.map(() => 'GET'));
+      assert.deepEqual(
+        methods,
+        PATHS.map(() => 'GET'),
+      );
       assert.ok(await page.getByText('epochview', { exact: false }).first().isVisible());
 
       // Open one operation: its parameters (both spellings) and responses render.
       await page.locator('.opblock-summary-path[data-path="/api/v2/rewards/epoch/summaries"]').click();
       await page.locator('.parameters .parameter__name').first().waitFor({ state: 'visible' });
       const names = (await page.locator('.parameters .parameter__name').allInnerTexts()).map((t) => t.replace(/\s*\*?\s*$/, '').trim());
-      for (const name of ['pagination.newestFirst', 'pagination.newest_first', 'filter.assetIds', 'filter.asset_ids', 'filter.fromEpoch', 'filter.to_epoch']) {
+      for (const name of [
+        'pagination.newestFirst',
+        'pagination.newest_first',
+        'filter.assetIds',
+        'filter.asset_ids',
+        'filter.fromEpoch',
+        'filter.to_epoch',
+      ]) {
         assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
       }
       // Every parameter is a text or select field (a `format: byte` string would render as a file picker).
       assert.equal(await page.locator('.parameters input[type=file]').count(), 0);
       const statuses = await page.locator('.responses-table .response-col_status').allInnerTexts();
-      for (const s of ['200', '400', '404', '500', '501', '503']) assert.ok(statuses.some((t) => t.trim() === s), `${s} in ${statuses.join(',')}`);
+      for (const s of ['200', '400', '404', '500', '501', '503'])
+        assert.ok(
+          statuses.some((t) => t.trim() === s),
+          `${s} in ${statuses.join(',')}`,
+        );
       await page.locator('.opblock-summary-path[data-path="/api/v2/rewards/epoch/summaries"]').click();
 
       const shot = join(dir, 'docs.png');

@@ -69,7 +69,18 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
   });
 
   test('unknown files and paths keep the contract 404 body; the API is unchanged', async () => {
-    for (const path of ['/explorer/assets/main-NOPE.js', '/explorer/assets/', '/explorer', '/explorer/', '/explorer/teams/', '/explorer/teams/ab/cd', '/explorer/unknown', '/api/v2/unknown', '/api/v2/referral-sets/', '/index.html']) {
+    for (const path of [
+      '/explorer/assets/main-NOPE.js',
+      '/explorer/assets/',
+      '/explorer',
+      '/explorer/',
+      '/explorer/teams/',
+      '/explorer/teams/ab/cd',
+      '/explorer/unknown',
+      '/api/v2/unknown',
+      '/api/v2/referral-sets/',
+      '/index.html',
+    ]) {
       const res = await get(`${served.url}${path}`);
       assert.equal(res.status, 404, path);
       assert.equal(res.headers.get('content-type'), 'application/json', path);
@@ -77,6 +88,9 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
     }
     const api = await get(`${served.url}/api/v2/referral-sets?pagination.first=1`);
     assert.equal(api.status, 200);
-    assert.equal(api.text, '{"referralSets":{"edges":[],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"","endCursor":""}}}');
+    assert.equal(
+      api.text,
+      '{"referralSets":{"edges":[],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"","endCursor":""}}}',
+    );
   });
 });

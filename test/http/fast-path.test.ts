@@ -32,7 +32,8 @@ function ask(base: string, path: string, headers: Record<string, string> = {}, m
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i] !== 'Date') pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (res.rawHeaders[i] !== 'Date') pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
         resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) });
       });
     });
@@ -62,7 +63,9 @@ for (const kind of STORE_KINDS) {
       });
       after(() => app.close());
 
-      const requests = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)].filter((c) => (c.method ?? 'GET') === 'GET').map((c) => c.request);
+      const requests = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)]
+        .filter((c) => (c.method ?? 'GET') === 'GET')
+        .map((c) => c.request);
       const first = requests[0]!;
       const variants: [string, Record<string, string>][] = [
         ...requests.map((r): [string, Record<string, string>] => [r, {}]),

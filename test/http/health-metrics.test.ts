@@ -21,7 +21,10 @@ for (const kind of STORE_KINDS) {
       // A PostgreSQL server says which it is (a hot standby also its replay lag: test/db/scale-out.test.ts).
       const role = kind === 'postgres' ? { role: 'primary' } : {};
       assert.deepEqual(ready.body, { status: 'ready', store: kind, ...role, blockHeight: '5121', blockTime: '1709252110000000000' });
-      assert.equal(ready.text.slice(0, 40), kind === 'postgres' ? '{"status":"ready","store":"postgres","ro' : '{"status":"ready","store":"pglite","bloc');
+      assert.equal(
+        ready.text.slice(0, 40),
+        kind === 'postgres' ? '{"status":"ready","store":"postgres","ro' : '{"status":"ready","store":"pglite","bloc',
+      );
       assert.equal(ready.headers.get('cache-control'), 'no-store');
     });
 
@@ -32,7 +35,13 @@ for (const kind of STORE_KINDS) {
       try {
         const ready = await get(`${srv.url}/readyz`);
         assert.equal(ready.status, 200);
-        assert.deepEqual(ready.body, { status: 'ready', store: kind, ...(kind === 'postgres' ? { role: 'primary' } : {}), blockHeight: null, blockTime: null });
+        assert.deepEqual(ready.body, {
+          status: 'ready',
+          store: kind,
+          ...(kind === 'postgres' ? { role: 'primary' } : {}),
+          blockHeight: null,
+          blockTime: null,
+        });
       } finally {
         await srv.close();
         await s.close();
@@ -77,14 +86,20 @@ for (const kind of STORE_KINDS) {
         assert.equal(sample(text, 'epochview_http_requests_total{operation="unmatched",status="404"}'), 1);
         assert.equal(sample(text, 'epochview_http_requests_total{operation="readyz",status="200"}'), 1);
         assert.equal(sample(text, 'epochview_http_request_duration_seconds_count{operation="ListReferralSets",status="200"}'), 3);
-        assert.equal(sample(text, 'epochview_http_request_duration_seconds_bucket{le="+Inf",operation="ListReferralSets",status="200"}'), 3);
+        assert.equal(
+          sample(text, 'epochview_http_request_duration_seconds_bucket{le="+Inf",operation="ListReferralSets",status="200"}'),
+          3,
+        );
         assert.ok(sample(text, 'epochview_http_request_duration_seconds_sum{operation="ListReferralSets",status="200"}')! > 0);
         // The page asked three times is computed twice (kept on its second request, then a hit):
         // its rows' versions both times, and their text once, when the row cache did not have it
         // yet; the summaries (none: no text to ask for) once, and one statement for /readyz. The
         // 400 never reached the store (a miss, not admitted: the cache saw its URL once).
         assert.equal(sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}'), 5);
-        assert.deepEqual([sample(text, 'epochview_row_cache_pages_total{outcome="hit"}'), sample(text, 'epochview_row_cache_pages_total{outcome="miss"}')], [2, 1]);
+        assert.deepEqual(
+          [sample(text, 'epochview_row_cache_pages_total{outcome="hit"}'), sample(text, 'epochview_row_cache_pages_total{outcome="miss"}')],
+          [2, 1],
+        );
         assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="miss"}'), 4);
         assert.equal(sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}'), 3);
         assert.equal(sample(text, 'epochview_response_cache_requests_total{outcome="hit"}'), 1);

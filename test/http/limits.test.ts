@@ -20,7 +20,8 @@ function urlOfLength(bytes: number): string {
   return prefix + 'x'.repeat(bytes - prefix.length);
 }
 
-const repeated = (key: string, n: number) => Array.from({ length: n }, (_, i) => `${key}=${(i + 1).toString(16).padStart(2, '0')}`).join('&');
+const repeated = (key: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${key}=${(i + 1).toString(16).padStart(2, '0')}`).join('&');
 
 /** The store with `before()` awaited ahead of each of its queries (both kinds: query and queryRow). */
 function delayedStore(store: Store, before: (params?: readonly SqlParam[]) => Promise<unknown>): Store {
@@ -75,7 +76,7 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('URL length: the default (16384) and a larger limit are ours to enforce, not Node\'s header limit', async () => {
+    test("URL length: the default (16384) and a larger limit are ours to enforce, not Node's header limit", async () => {
       const byDefault = await startServer(served.store);
       const large = await startServer(served.store, { limits: { maxUrlLength: 40_000 } });
       try {
@@ -153,7 +154,10 @@ for (const kind of STORE_KINDS) {
         assert.equal(limited.status, 429);
         const retry = limited.headers.get('retry-after');
         assert.ok(retry === '59' || retry === '60', `retry-after ${retry}`);
-        assert.equal(limited.text, `{"code":8,"message":"Resource exhausted error: more than 3 requests in 60000 ms from this client, retry in ${retry} s","details":[]}`);
+        assert.equal(
+          limited.text,
+          `{"code":8,"message":"Resource exhausted error: more than 3 requests in 60000 ms from this client, retry in ${retry} s","details":[]}`,
+        );
         for (const probe of ['/healthz', '/readyz', '/metrics']) assert.equal((await get(srv.url + probe)).status, 200, probe);
       } finally {
         await srv.close();
@@ -162,7 +166,8 @@ for (const kind of STORE_KINDS) {
 
     test('rate limit behind a proxy: X-Forwarded-For names the client only when the proxy is trusted', async () => {
       const limits = { rateLimitMax: 2, rateLimitWindowMs: 60_000 };
-      const from = (srv: { url: string }, client: string) => get(`${srv.url}${SETS}?pagination.first=1`, { headers: { 'x-forwarded-for': client } });
+      const from = (srv: { url: string }, client: string) =>
+        get(`${srv.url}${SETS}?pagination.first=1`, { headers: { 'x-forwarded-for': client } });
       const trusting = await startServer(served.store, { limits, trustProxy: ['loopback'] });
       try {
         for (let i = 0; i < 2; i++) assert.equal((await from(trusting, '203.0.113.1')).status, 200);
@@ -196,10 +201,18 @@ for (const kind of STORE_KINDS) {
       assert.equal((await runCli(['migrate', ...own.args])).code, 0);
       const serve = await startServe(
         [...own.args, '--demo-on-empty', 'false', '--max-url-length', '300', '--rate-limit-max', '4', '--log-level', 'warn'],
-        { EPOCHVIEW_MAX_FILTER_VALUES: '2', EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000', EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000', EPOCHVIEW_TRUST_PROXY: '127.0.0.1/32, ::1' },
+        {
+          EPOCHVIEW_MAX_FILTER_VALUES: '2',
+          EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000',
+          EPOCHVIEW_REQUEST_TIMEOUT_MS: '7000',
+          EPOCHVIEW_TRUST_PROXY: '127.0.0.1/32, ::1',
+        },
       );
       try {
-        assert.equal((await get(serve.url + urlOfLength(301))).text, '{"code":3,"message":"request URL too long: 301 bytes, the limit is 300","details":[]}');
+        assert.equal(
+          (await get(serve.url + urlOfLength(301))).text,
+          '{"code":3,"message":"request URL too long: 301 bytes, the limit is 300","details":[]}',
+        );
         assert.equal(
           (await get(`${serve.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}`)).text,
           '{"code":3,"message":"too many values for field \\"filter.assetIds\\": 3, the limit is 2","details":[]}',
@@ -208,7 +221,10 @@ for (const kind of STORE_KINDS) {
         for (let i = 0; i < 3; i++) assert.equal((await get(`${serve.url}${SETS}`)).status, 200);
         const limited = await get(`${serve.url}${SETS}`);
         assert.equal(limited.status, 429);
-        assert.match(limited.text, /^\{"code":8,"message":"Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s","details":\[\]\}$/);
+        assert.match(
+          limited.text,
+          /^\{"code":8,"message":"Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s","details":\[\]\}$/,
+        );
         // The trusted proxy (this test) forwards another client: counted apart.
         assert.equal((await get(`${serve.url}${SETS}`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status, 200);
       } finally {
@@ -233,7 +249,9 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
     const c = admin();
     await c.connect();
     try {
-      const rows = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`);
+      const rows = await c.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`,
+      );
       return rows.rows[0].n as number;
     } finally {
       await c.end();

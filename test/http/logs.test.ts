@@ -21,7 +21,15 @@ for (const kind of STORE_KINDS) {
         assert.equal(typeof ok!.ms, 'number');
         assert.match(String(ok!.time), /^\d{4}-\d\d-\d\dT/);
         assert.ok(typeof ok!.reqId === 'string');
-        const fields = (l: Record<string, unknown>) => ({ level: l.level, service: l.service, operation: l.operation, method: l.method, url: l.url, route: l.route, status: l.status });
+        const fields = (l: Record<string, unknown>) => ({
+          level: l.level,
+          service: l.service,
+          operation: l.operation,
+          method: l.method,
+          url: l.url,
+          route: l.route,
+          status: l.status,
+        });
         assert.deepEqual(fields(ok!), {
           level: 30,
           service: 'epochview',
@@ -46,7 +54,10 @@ for (const kind of STORE_KINDS) {
         serve = await startServe([...ts.args], { LOG_LEVEL: 'warn' });
         assert.equal((await get(`${serve.url}/api/v2/referral-sets`)).status, 200);
         assert.equal(await serve.stop(), 0);
-        assert.deepEqual(serve.logs().filter((l) => (l.level as number) < 40), []);
+        assert.deepEqual(
+          serve.logs().filter((l) => (l.level as number) < 40),
+          [],
+        );
         serve = await startServe([...ts.args, '--log-level', 'debug']);
         assert.equal((await get(`${serve.url}/healthz`)).status, 200);
         await eventually('the probe line', () => serve.logs().some((l) => l.msg === 'request' && l.operation === 'healthz'));
@@ -83,9 +94,14 @@ describe('secrets', { skip: !STORE_KINDS.includes('postgres') }, () => {
       await ts.drop();
     }
     // Given by the environment, to a server that refuses: the wait's log lines and the error name no password either.
-    const down = await runCli(['serve', '--port', '0', '--startup-timeout-ms', '1000'], { env: { DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/x' } });
+    const down = await runCli(['serve', '--port', '0', '--startup-timeout-ms', '1000'], {
+      env: { DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/x' },
+    });
     assert.equal(down.code, 1);
-    assert.match(down.stderr, /^error: PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x did not answer within 1000 ms \(--startup-timeout-ms\); the last attempt: .*ECONNREFUSED/m);
+    assert.match(
+      down.stderr,
+      /^error: PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x did not answer within 1000 ms \(--startup-timeout-ms\); the last attempt: .*ECONNREFUSED/m,
+    );
     assert.ok(down.stdout.includes('"msg":"store unreachable: retrying"'));
     assert.doesNotMatch(down.stdout + down.stderr, /s3cret-pw/);
     const starting = down.stdout.split('\n').find((l) => l.includes('"starting"'))!;

@@ -38,7 +38,14 @@ const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)
 const DOC = buildOpenApiDocument(OPERATIONS);
 
 /** Checks one answer against the document: schema, key order; returns the operation matched. */
-function assertDocumented(checker: SchemaChecker, method: string, request: string, status: number, body: unknown, what: string): ResponseObject {
+function assertDocumented(
+  checker: SchemaChecker,
+  method: string,
+  request: string,
+  status: number,
+  body: unknown,
+  what: string,
+): ResponseObject {
   const { response } = checker.responseFor(method, request, status);
   const schema = response.content['application/json'].schema;
   const error = checker.check(schema, body);
@@ -120,7 +127,7 @@ describe('fixtures against the OpenAPI document', () => {
     }
   });
 
-  test('the document\'s examples match their schemas and the fixtures they were taken from', () => {
+  test("the document's examples match their schemas and the fixtures they were taken from", () => {
     const all = FILES.flatMap((f) => FIXTURE_SETS[f].map((e) => ({ ...e, file: `${f}.expected.json` })));
     let count = 0;
     const responses: [string, ResponseObject][] = [

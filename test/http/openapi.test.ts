@@ -128,14 +128,18 @@ for (const kind of STORE_KINDS) {
       for (const name of Object.keys(doc.components.schemas)) checker.check({ $ref: `#/components/schemas/${name}` }, null);
     });
 
-    test('the three operations and the explorer\'s endpoints, and only them', () => {
+    test("the three operations and the explorer's endpoints, and only them", () => {
       assert.deepEqual(Object.keys(doc.paths).sort(), [...Object.keys(CONTRACT), ...Object.keys(EXPLORER)].sort());
       for (const [path, c] of [...Object.entries(CONTRACT), ...Object.entries(EXPLORER)]) {
         assert.deepEqual(Object.keys(doc.paths[path]!), ['get'], path);
         assert.equal(doc.paths[path]!.get.operationId, c.operationId);
       }
       for (const [path, c] of Object.entries(EXPLORER)) {
-        assert.deepEqual(doc.paths[path]!.get.parameters.map((p) => p.name), [...c.query, 'pretty'], path);
+        assert.deepEqual(
+          doc.paths[path]!.get.parameters.map((p) => p.name),
+          [...c.query, 'pretty'],
+          path,
+        );
       }
     });
 
@@ -157,7 +161,10 @@ for (const kind of STORE_KINDS) {
           path,
         );
         const pathParams = params.filter((p) => p.in === 'path');
-        assert.deepEqual(pathParams.map((p) => p.name), [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+        assert.deepEqual(
+          pathParams.map((p) => p.name),
+          [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+        );
         for (const p of pathParams) assert.equal(p.required, true);
         assert.equal(byName.get('pagination.first')!.schema.maximum, 5000);
       }
@@ -238,7 +245,8 @@ for (const kind of STORE_KINDS) {
         for (const [status, code] of Object.entries(codes)) {
           const r = checker.resolve(responses[status]!);
           const schema = r.content['application/json'].schema;
-          const details = status === '500' ? [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10000, message: 'm', inner: '' }] : [];
+          const details =
+            status === '500' ? [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10000, message: 'm', inner: '' }] : [];
           assert.equal(checker.check(schema, { code, message: 'm', details }), null, `${path} ${status}`);
           assert.notEqual(checker.check(schema, { code: code + 1, message: 'm', details }), null, `${path} ${status} other code`);
           assert.notEqual(checker.check(schema, { code, message: 'm', details, extra: 1 }), null, `${path} ${status} extra key`);

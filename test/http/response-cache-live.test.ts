@@ -11,7 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { asset, epochEvent, gameTransfer, hex, marketData, payout, refereeJoined, refereeJoinedTeam, setCreated, teamCreated, teamsStats } from '../helpers/events.js';
+import {
+  asset,
+  epochEvent,
+  gameTransfer,
+  hex,
+  marketData,
+  payout,
+  refereeJoined,
+  refereeJoinedTeam,
+  setCreated,
+  teamCreated,
+  teamsStats,
+} from '../helpers/events.js';
 import { followTwice, type Followers } from '../helpers/followers.js';
 import { eventually, sample } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -39,7 +51,9 @@ for (const kind of STORE_KINDS) {
     let followers: Followers | undefined;
     after(() => followers?.close());
 
-    test('after each block every URL answers what the store answers; a block keeps the answers of the models it left', { timeout: 300_000 }, async () => {
+    test('after each block every URL answers what the store answers; a block keeps the answers of the models it left', {
+      timeout: 300_000,
+    }, async () => {
       // a caches, b does not (the truth).
       followers = await followTwice(kind, demo, tmp, [[], ['--response-cache-mb', '0', '--row-cache-mb', '0']]);
       const { a: cached, b: plain } = followers;
@@ -58,7 +72,11 @@ for (const kind of STORE_KINDS) {
       const urls: Record<Group, string[]> = {
         'referral sets': [SETS, `${SETS}?pagination.first=3`, `${SETS}?pagination.last=2`, `${SETS}?referee=${referee}`],
         'team stats': [`${STATS}?aggregationEpochs=1`, `${STATS}?aggregationEpochs=${teamEpochs}&pagination.first=5`],
-        summaries: [`${SUMMARIES}?pagination.first=5`, `${SUMMARIES}?filter.fromEpoch=${ended}`, `${SUMMARIES}?filter.assetIds=${assetId}&pagination.last=3`],
+        summaries: [
+          `${SUMMARIES}?pagination.first=5`,
+          `${SUMMARIES}?filter.fromEpoch=${ended}`,
+          `${SUMMARIES}?filter.assetIds=${assetId}&pagination.last=3`,
+        ],
         overview: ['/explorer/api/overview'],
         assets: ['/explorer/api/assets'],
         teams: ['/explorer/api/teams?pagination.first=5', `/explorer/api/teams?search=${team.slice(0, 12)}`],
@@ -91,13 +109,33 @@ for (const kind of STORE_KINDS) {
         { what: 'an event no read model folds', payloads: [marketData()], changes: ['overview'] },
         { what: 'a game scoped to teams (read by ingestion only)', payloads: [gameTransfer(hex('c7'), true)], changes: ['overview'] },
         { what: 'a new referral set', payloads: [setCreated(hex('a1'), hex('cd'), t(0))], changes: ['referral sets', 'overview'] },
-        { what: 'a referee joining it', payloads: [refereeJoined(hex('a1'), hex('a2'), String(ended))], changes: ['referral sets', 'overview'] },
+        {
+          what: 'a referee joining it',
+          payloads: [refereeJoined(hex('a1'), hex('a2'), String(ended))],
+          changes: ['referral sets', 'overview'],
+        },
         { what: 'a new team', payloads: [teamCreated(hex('a3'), hex('a4'), 'Live', t(0), String(ended))], changes: ['teams', 'overview'] },
-        { what: 'a party joining the example team', payloads: [refereeJoinedTeam(team, hex('a5'), String(ended))], changes: ['teams', 'overview'] },
-        { what: 'team statistics of the next epoch', payloads: [teamsStats(next, team, { [hex('a5')]: '1000' })], changes: ['team stats', 'teams', 'overview'] },
-        { what: 'the end of the epoch', payloads: [epochEvent(next, 'EPOCH_ACTION_END'), epochEvent(String(ended + 2), 'EPOCH_ACTION_START')], changes: ['team stats', 'teams', 'overview'] },
+        {
+          what: 'a party joining the example team',
+          payloads: [refereeJoinedTeam(team, hex('a5'), String(ended))],
+          changes: ['teams', 'overview'],
+        },
+        {
+          what: 'team statistics of the next epoch',
+          payloads: [teamsStats(next, team, { [hex('a5')]: '1000' })],
+          changes: ['team stats', 'teams', 'overview'],
+        },
+        {
+          what: 'the end of the epoch',
+          payloads: [epochEvent(next, 'EPOCH_ACTION_END'), epochEvent(String(ended + 2), 'EPOCH_ACTION_START')],
+          changes: ['team stats', 'teams', 'overview'],
+        },
         // Team statistics fold every payout (it may be of a team game): their answers go too.
-        { what: 'a reward payout', payloads: [payout(next, assetId, '77')], changes: ['summaries', 'assets', 'team stats', 'teams', 'overview'] },
+        {
+          what: 'a reward payout',
+          payloads: [payout(next, assetId, '77')],
+          changes: ['summaries', 'assets', 'team stats', 'teams', 'overview'],
+        },
         { what: 'a new asset', payloads: [asset(hex('a6'), 'LIVE', '6')], changes: ['assets', 'overview'] },
       ];
       for (const block of blocks) {
@@ -107,7 +145,11 @@ for (const kind of STORE_KINDS) {
         // A kept answer, asked until the cache has heard of the block (served with its height).
         const probe = urls[(Object.keys(urls) as Group[]).find((g) => !block.changes.includes(g))!][0]!;
         let probes = 0;
-        await eventually(`the cache at ${height}`, async () => (probes++, (await get(cached.url + probe)).headers.get('x-block-height') === String(height)), 5000);
+        await eventually(
+          `the cache at ${height}`,
+          async () => (probes++, (await get(cached.url + probe)).headers.get('x-block-height') === String(height)),
+          5000,
+        );
 
         const now = await compareAll();
         const changed = all.filter((u) => now.get(u) !== bodies.get(u));
@@ -117,7 +159,11 @@ for (const kind of STORE_KINDS) {
         const counted = await outcomes(cached.url);
         // The answers dropped are kept again on their next request: their URLs are known.
         assert.deepEqual(
-          { hit: counted.hit - before.hit - probes, miss: counted.miss - before.miss, notAdmitted: counted.notAdmitted - before.notAdmitted },
+          {
+            hit: counted.hit - before.hit - probes,
+            miss: counted.miss - before.miss,
+            notAdmitted: counted.notAdmitted - before.notAdmitted,
+          },
           { hit: all.length - expected.length, miss: expected.length, notAdmitted: 0 },
           `${block.what}: cache outcomes`,
         );

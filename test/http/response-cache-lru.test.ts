@@ -191,7 +191,9 @@ test('an answer showing the chain head is new with every block', async () => {
   cache.setHead(at('5'));
   await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
   assert.equal(cache.size.entries, 1);
-  cache.setHead(at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5', 'reward-summaries': '5' }));
+  cache.setHead(
+    at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5', 'reward-summaries': '5' }),
+  );
   assert.equal(cache.size.entries, 0);
   // Read at 5 while the head is 6: not the answer at 6, whatever the models say.
   await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
@@ -281,11 +283,7 @@ test('doorkeeper: its window is two generations of its capacity; older URLs must
   for (const u of ['/e', '/f']) await ask(u);
   await ask('/a'); // forgotten: two generations have passed
   assert.equal(cache.size.entries, 1);
-  assert.deepEqual(
-    outcomes.filter((o) => o === 'not-admitted-new').length,
-    7,
-    'every first request, and /a again',
-  );
+  assert.deepEqual(outcomes.filter((o) => o === 'not-admitted-new').length, 7, 'every first request, and /a again');
 });
 
 test("doorkeeper: a URL's first request is not offered to identical ones; its second computes once more, and those after it share that", async () => {

@@ -26,13 +26,23 @@ function newSetBlock(height: number, setByte: string): string[] {
 }
 
 /** A GET whose body is read as sent: fetch would decode it. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; vary: string | undefined; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; encoding: string | undefined; vary: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            encoding: res.headers['content-encoding'],
+            vary: res.headers.vary,
+            body: Buffer.concat(chunks),
+          }),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -42,7 +52,8 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
 async function cacheCounts(url: string): Promise<Record<string, number>> {
   const text = (await get(`${url}/metrics`)).text;
   const counts: Record<string, number> = {};
-  for (const outcome of ['hit', 'shared', 'miss', 'bypass']) counts[outcome] = sample(text, `epochview_response_cache_requests_total{outcome="${outcome}"}`) ?? 0;
+  for (const outcome of ['hit', 'shared', 'miss', 'bypass'])
+    counts[outcome] = sample(text, `epochview_response_cache_requests_total{outcome="${outcome}"}`) ?? 0;
   counts.notAdmitted = sample(text, 'epochview_response_cache_not_admitted_total{reason="new"}') ?? 0;
   counts.crowded = sample(text, 'epochview_response_cache_not_admitted_total{reason="crowded"}') ?? 0;
   counts.queries = sample(text, 'epochview_store_query_duration_seconds_count{kind="query",outcome="ok"}') ?? 0;
@@ -54,7 +65,10 @@ async function cacheCounts(url: string): Promise<Record<string, number>> {
 for (const kind of STORE_KINDS) {
   describe(`response cache on ${kind}`, () => {
     // The truth to compare with: a server without cache on the same store.
-    const plain = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: { responseCacheBytes: 0, rowCacheBytes: 0 } });
+    const plain = useServedStore(kind, {
+      ingest: { file: `${FIXTURES}referral-sets.ndjson` },
+      server: { responseCacheBytes: 0, rowCacheBytes: 0 },
+    });
 
     test('an answer is kept on its second request and a hit from the third until a block is applied, then the new head is answered', async () => {
       const metrics = new Metrics();
@@ -64,18 +78,28 @@ for (const kind of STORE_KINDS) {
         const first = await get(srv.url + url);
         assert.equal(first.status, 200);
         const counts1 = await cacheCounts(srv.url);
-        assert.deepEqual([counts1.hit, counts1.shared, counts1.miss, counts1.notAdmitted, counts1.queries, counts1.entries], [0, 0, 1, 1, 1, 0]);
+        assert.deepEqual(
+          [counts1.hit, counts1.shared, counts1.miss, counts1.notAdmitted, counts1.queries, counts1.entries],
+          [0, 0, 1, 1, 1, 0],
+        );
         for (let i = 0; i < 2; i++) {
           const again = await get(srv.url + url);
           assert.equal(again.text, first.text);
           assert.equal(again.headers.get('x-block-height'), first.headers.get('x-block-height'));
         }
         const counts = await cacheCounts(srv.url);
-        assert.deepEqual([counts.hit, counts.shared, counts.miss, counts.bypass, counts.notAdmitted, counts.queries, counts.entries], [1, 0, 2, 0, 1, 2, 1]);
+        assert.deepEqual(
+          [counts.hit, counts.shared, counts.miss, counts.bypass, counts.notAdmitted, counts.queries, counts.entries],
+          [1, 0, 2, 0, 1, 2, 1],
+        );
 
         const height = Number(first.headers.get('x-block-height')) + 1;
         await ingestEvents(plain.store, ndjsonBatches([newSetBlock(height, 'a1').join('\n')]));
-        await eventually('the new head answered', async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height), 5000);
+        await eventually(
+          'the new head answered',
+          async () => (await get(srv.url + url)).headers.get('x-block-height') === String(height),
+          5000,
+        );
         const now = await get(srv.url + url);
         assert.equal(now.text, (await get(plain.url + url)).text);
         assert.equal((now.body as any).referralSets.edges[0].node.id, hex('a1'));
@@ -93,7 +117,7 @@ for (const kind of STORE_KINDS) {
         // Asked once before: the answer computed for the burst is kept, and later arrivals hit.
         assert.equal((await get(url)).status, 200);
         const answers = await Promise.all(Array.from({ length: 20 }, () => get(url)));
-        const expected = (await get(plain.url + `${SETS}?pagination.first=4`)).text;
+        const expected = (await get(`${plain.url}${SETS}?pagination.first=4`)).text;
         for (const a of answers) assert.equal(a.text, expected);
         const counts = await cacheCounts(srv.url);
         assert.equal(counts.miss, 2);
@@ -206,7 +230,7 @@ describe('response cache on the PostgreSQL server, written by another process', 
   const served = useServedStore('postgres', { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: false });
 
   const ingestBlock = async (lines: string[]) => {
-    const res = await runCli(['ingest', '-', ...served.ts.args], { stdin: lines.join('\n') + '\n' });
+    const res = await runCli(['ingest', '-', ...served.ts.args], { stdin: `${lines.join('\n')}\n` });
     assert.equal(res.code, 0, res.stderr);
   };
 
@@ -221,18 +245,30 @@ describe('response cache on the PostgreSQL server, written by another process', 
       const height = Number(before.headers.get('x-block-height'));
 
       await ingestBlock(newSetBlock(height + 1, 'b1'));
-      await eventually('the block of the other process', async () => (await get(url)).headers.get('x-block-height') === String(height + 1), 5000);
+      await eventually(
+        'the block of the other process',
+        async () => (await get(url)).headers.get('x-block-height') === String(height + 1),
+        5000,
+      );
       assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b1'));
 
       // Cut the listening connection, then commit a block whose notice nobody hears.
-      const cut = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);
+      const cut = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+      );
       assert.equal(cut.rowCount, 1);
       await ingestBlock(newSetBlock(height + 2, 'b2'));
-      await eventually('the block committed while not listening', async () => (await get(url)).headers.get('x-block-height') === String(height + 2), 5000);
+      await eventually(
+        'the block committed while not listening',
+        async () => (await get(url)).headers.get('x-block-height') === String(height + 2),
+        5000,
+      );
       assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b2'));
       // Listening again: the notices of later blocks are heard.
       await eventually('listening again', async () => {
-        const r = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`);
+        const r = await admin.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+        );
         return r.rows[0].n === 1;
       });
       await ingestBlock(newSetBlock(height + 3, 'b3'));

@@ -57,7 +57,10 @@ async function rowCachePages(url: string): Promise<{ hit: number; miss: number }
   return { hit: n('hit'), miss: n('miss') };
 }
 
-type Page = { edges: { node: Record<string, string>; cursor: string }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
+type Page = {
+  edges: { node: Record<string, string>; cursor: string }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+};
 
 /** The URLs of every page of a walk of `base` with `size` rows a page, forward and backward, in both orders, as `server` answers them. */
 async function walkUrls(server: string, base: string, key: string, size: number): Promise<string[]> {
@@ -86,7 +89,7 @@ for (const kind of STORE_KINDS) {
     let followers: Followers | undefined;
     after(() => followers?.close());
 
-    test('after each block every page of kept rows is the store\'s, changed rows included', { timeout: 300_000 }, async () => {
+    test("after each block every page of kept rows is the store's, changed rows included", { timeout: 300_000 }, async () => {
       // a keeps rows, b does not (the truth); neither keeps answers.
       const common = ['--response-cache-mb', '0', '--rate-limit-max', '0'];
       followers = await followTwice(kind, demo, tmp, [common, [...common, '--row-cache-mb', '0']]);
@@ -95,14 +98,20 @@ for (const kind of STORE_KINDS) {
       const SETS = '/api/v2/referral-sets';
       const SUMMARIES = '/api/v2/rewards/epoch/summaries';
       const sets = ((await get(`${plain.url}${SETS}`)).body as { referralSets: Page }).referralSets.edges.map((e) => e.node);
-      const allSummaries = async () => ((await get(`${plain.url}${SUMMARIES}?pagination.first=5000`)).body as { summaries: Page }).summaries.edges.map((e) => e.node);
+      const allSummaries = async () =>
+        ((await get(`${plain.url}${SUMMARIES}?pagination.first=5000`)).body as { summaries: Page }).summaries.edges.map((e) => e.node);
       const summaries = await allSummaries();
       assert.ok(sets.length >= 6 && summaries.length >= 6, `${sets.length} sets, ${summaries.length} summaries`);
-      const overview = (await get(`${plain.url}/explorer/api/overview`)).body as { lastEndedEpoch: string; examples: { teamId: string; teamEpochs: number } };
+      const overview = (await get(`${plain.url}/explorer/api/overview`)).body as {
+        lastEndedEpoch: string;
+        examples: { teamId: string; teamEpochs: number };
+      };
       const { teamId: team, teamEpochs } = overview.examples;
       const ended = Number(overview.lastEndedEpoch);
       const STATS = `/api/v2/teams/${team}/stats`;
-      const members = ((await get(`${plain.url}${STATS}?aggregationEpochs=1`)).body as { statistics: Page }).statistics.edges.map((e) => e.node.partyId!);
+      const members = ((await get(`${plain.url}${STATS}?aggregationEpochs=1`)).body as { statistics: Page }).statistics.edges.map(
+        (e) => e.node.partyId!,
+      );
       assert.ok(team && teamEpochs > 1 && members.length >= 4, JSON.stringify({ overview, members: members.length }));
       const middleSet = sets[Math.floor(sets.length / 2)]!;
       const middleSummary = summaries[Math.floor(summaries.length / 2)]!;
@@ -142,13 +151,26 @@ for (const kind of STORE_KINDS) {
       const t = String(1_900_000_000_000_000_000n);
       const blocks: { what: string; payloads: Record<string, unknown>[] }[] = [
         { what: 'a referee joining a set in the middle', payloads: [refereeJoined(middleSet.id!, hex('b1'), '1')] },
-        { what: 'a payout adding to a summary in the middle', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '5', middleSummary.rewardType)] },
+        {
+          what: 'a payout adding to a summary in the middle',
+          payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '5', middleSummary.rewardType)],
+        },
         { what: 'a new set, last', payloads: [setCreated(hex('b2'), hex('b3'), t)] },
-        { what: 'a new reward type in an old epoch: a summary between kept ones', payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '9', 'ACCOUNT_TYPE_REWARD_REALISED_RETURN')] },
-        { what: 'team statistics replacing a member\'s volume in the window', payloads: [teamsStats(String(ended), team, { [members[1]!]: '4242' })] },
+        {
+          what: 'a new reward type in an old epoch: a summary between kept ones',
+          payloads: [payout(middleSummary.epoch!, middleSummary.assetId!, '9', 'ACCOUNT_TYPE_REWARD_REALISED_RETURN')],
+        },
+        {
+          what: "team statistics replacing a member's volume in the window",
+          payloads: [teamsStats(String(ended), team, { [members[1]!]: '4242' })],
+        },
         {
           what: 'team statistics of the next epoch, and its end: the window moves',
-          payloads: [teamsStats(String(ended + 1), team, { [members[2]!]: '77' }), epochEvent(String(ended + 1), 'EPOCH_ACTION_END'), epochEvent(String(ended + 2), 'EPOCH_ACTION_START')],
+          payloads: [
+            teamsStats(String(ended + 1), team, { [members[2]!]: '77' }),
+            epochEvent(String(ended + 1), 'EPOCH_ACTION_END'),
+            epochEvent(String(ended + 2), 'EPOCH_ACTION_START'),
+          ],
         },
       ];
       let bodies = await compareAll();
@@ -161,7 +183,11 @@ for (const kind of STORE_KINDS) {
         assert.ok(counted.miss > before.miss, `${block.what}: the changed rows were asked of the store`);
         bodies = now;
       }
-      assert.equal((await allSummaries()).length, summaries.length + 1, 'the last payout made a summary (the demo pays no realised return)');
+      assert.equal(
+        (await allSummaries()).length,
+        summaries.length + 1,
+        'the last payout made a summary (the demo pays no realised return)',
+      );
       assert.deepEqual(await rowCachePages(plain.url), { hit: 0, miss: 0 }, 'no rows kept with --row-cache-mb 0');
     });
   });

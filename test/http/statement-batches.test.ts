@@ -44,7 +44,17 @@ for (const [kind, dataset] of STORE_KINDS.flatMap((k) => DATASETS.map((d) => [k,
     for (const rowCacheMb of ['64', '0']) {
       test(`row cache ${rowCacheMb} MiB`, { timeout: 120_000 }, async () => {
         const cases = loadExpectations(dataset).filter((c) => (c.method ?? 'GET') === 'GET');
-        const serve: ServeProcess = await startServe([...ts.args, '--statement-slots', '1', '--response-cache-mb', '0', '--row-cache-mb', rowCacheMb, '--rate-limit-max', '0']);
+        const serve: ServeProcess = await startServe([
+          ...ts.args,
+          '--statement-slots',
+          '1',
+          '--response-cache-mb',
+          '0',
+          '--row-cache-mb',
+          rowCacheMb,
+          '--rate-limit-max',
+          '0',
+        ]);
         try {
           for (let round = 0; round < 3; round++) {
             // A request's copies go one after the other: the first one's statement is in flight

@@ -86,7 +86,10 @@ class Core {
   async send(file: string): Promise<void> {
     this.child.stdin!.write(`send ${file}\n`);
     while (this.replies.length === 0) {
-      await Promise.race([new Promise<void>((resolve) => (this.waiting = resolve)), this.exited.then((code) => assert.fail(`the peer exited (${code}): ${this.stderr}`))]);
+      await Promise.race([
+        new Promise<void>((resolve) => (this.waiting = resolve)),
+        this.exited.then((code) => assert.fail(`the peer exited (${code}): ${this.stderr}`)),
+      ]);
     }
     assert.match(this.replies.shift()!, /^sent \d+$/);
   }
@@ -150,14 +153,21 @@ const logged = (serve: ServeProcess, msg: string) => serve.logs().filter((l) => 
 
 for (const kind of STORE_KINDS) {
   describe(`serve --broker-listen on ${kind}`, () => {
-    test('blocks over one connection; a disconnect inside a block, then a reconnect that sends it again', { timeout: 120_000 }, async () => {
+    test('blocks over one connection; a disconnect inside a block, then a reconnect that sends it again', {
+      timeout: 120_000,
+    }, async () => {
       const ts = await createTestStore(kind);
       const bufferDir = join(tmp, `buffer-${kind}-1`);
       const { serve, port } = await serveBroker(ts.args, bufferDir);
       try {
         // An empty store, not seeded with the demo; no core yet.
         assert.deepEqual(await view(serve.url), { height: null, sets: [] });
-        assert.deepEqual((await readyz(serve.url)).source, { kind: 'broker', listen: `127.0.0.1:${port}`, state: 'waiting', heightReceived: null });
+        assert.deepEqual((await readyz(serve.url)).source, {
+          kind: 'broker',
+          listen: `127.0.0.1:${port}`,
+          state: 'waiting',
+          heightReceived: null,
+        });
         assert.match(serve.stdout(), /listening for a Vega core's broker socket on 127\.0\.0\.1:/);
 
         const core = new Core(port);
@@ -173,10 +183,16 @@ for (const kind of STORE_KINDS) {
         // Half of block 6, then the connection ends: nothing of block 6 is applied.
         const six = block(6);
         await core.send(eventFile(six.slice(0, 3)));
-        await eventually('frames of block 6', async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 5 * EVENTS_PER_BLOCK + 3);
+        await eventually(
+          'frames of block 6',
+          async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 5 * EVENTS_PER_BLOCK + 3,
+        );
         await core.close();
         await eventually('the disconnect', async () => (await readyz(serve.url)).source.state === 'waiting');
-        await eventually('the open block dropped', () => logged(serve, 'broker: a block left open by the end of its connection: not applied').length === 1);
+        await eventually(
+          'the open block dropped',
+          () => logged(serve, 'broker: a block left open by the end of its connection: not applied').length === 1,
+        );
         await assertWholeBlocks(serve.url, 5);
         assert.equal(logged(serve, 'broker: a block left open by the end of its connection: not applied')[0]!.height, '6');
 
@@ -237,9 +253,14 @@ for (const kind of STORE_KINDS) {
         assert.equal(heard.toString('hex'), '0053500000100000');
         // A retry of the second peer accepted just before it exited may be refused (and logged) late.
         const WRONG_HEADER = 'protocol 0x0020, not PAIR v0 (0x0010)';
-        const refusedAfter = () => logged(serve, 'broker: connection refused').slice(refusedBefore).map((r) => String(r.reason));
+        const refusedAfter = () =>
+          logged(serve, 'broker: connection refused')
+            .slice(refusedBefore)
+            .map((r) => String(r.reason));
         await eventually('the wrong header refused', () => refusedAfter().includes(WRONG_HEADER));
-        for (const reason of refusedAfter()) if (reason !== WRONG_HEADER) assert.match(reason, /^a peer is connected already \(127\.0\.0\.1:\d+\): PAIR has one peer at a time$/);
+        for (const reason of refusedAfter())
+          if (reason !== WRONG_HEADER)
+            assert.match(reason, /^a peer is connected already \(127\.0\.0\.1:\d+\): PAIR has one peer at a time$/);
 
         // The core connects again and goes on.
         const back = new Core(port);
@@ -253,13 +274,18 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('a height gap, another chain and another version are refused: a clear error in the log and /readyz, nothing after it applied', { timeout: 180_000 }, async () => {
+    test('a height gap, another chain and another version are refused: a clear error in the log and /readyz, nothing after it applied', {
+      timeout: 180_000,
+    }, async () => {
       for (const bad of ['gap', 'chain', 'version'] as const) {
         const ts = await createTestStore(kind);
         const { serve, port } = await serveBroker([...ts.args, '--chain-id', CHAIN], join(tmp, `buffer-${kind}-3-${bad}`));
         try {
           const core = new Core(port);
-          const after = bad === 'gap' ? blocks(4, 5) : blocks(3, 4).map((e) => (bad === 'chain' ? { ...e, chainId: 'other-chain' } : { ...e, version: 2 }));
+          const after =
+            bad === 'gap'
+              ? blocks(4, 5)
+              : blocks(3, 4).map((e) => (bad === 'chain' ? { ...e, chainId: 'other-chain' } : { ...e, version: 2 }));
           await core.send(eventFile([...blocks(1, 2), ...after]));
           await eventually('the refusal', async () => (await readyz(serve.url)).source.state === 'stopped');
           const ready = await readyz(serve.url);
@@ -291,11 +317,16 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('kill -9 while receiving, a restart and a resend from an earlier block: the same pages as a clean ingest', { timeout: 300_000 }, async () => {
-      const lines = [...demoChain({ scale: 'small', seed: 3 })].join('').split('\n').filter((l) => l !== '');
+    test('kill -9 while receiving, a restart and a resend from an earlier block: the same pages as a clean ingest', {
+      timeout: 300_000,
+    }, async () => {
+      const lines = [...demoChain({ scale: 'small', seed: 3 })]
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '');
       const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       const ndjson = join(tmp, `clean-${kind}.ndjson`);
-      writeFileSync(ndjson, lines.join('\n') + '\n');
+      writeFileSync(ndjson, `${lines.join('\n')}\n`);
       const clean = await createTestStore(kind);
       const ts = await createTestStore(kind);
       const bufferDir = join(tmp, `buffer-${kind}-4`);
@@ -304,7 +335,9 @@ for (const kind of STORE_KINDS) {
         const first = await serveBroker(ts.args, bufferDir);
         const core = new Core(first.port);
         // The chain in 60 pieces, sent one after the other while blocks are applied.
-        const pieces = Array.from({ length: 60 }, (_, i) => eventFile(events.slice(Math.floor((i * events.length) / 60), Math.floor(((i + 1) * events.length) / 60))));
+        const pieces = Array.from({ length: 60 }, (_, i) =>
+          eventFile(events.slice(Math.floor((i * events.length) / 60), Math.floor(((i + 1) * events.length) / 60))),
+        );
         let killed = false;
         const sending = (async () => {
           for (const piece of pieces) {
@@ -313,7 +346,11 @@ for (const kind of STORE_KINDS) {
             await sleep(20);
           }
         })().catch(() => {});
-        await eventually('some blocks applied', async () => ((await metric(first.serve.url, 'epochview_ingest_last_height')) ?? 0) > 20, 60_000);
+        await eventually(
+          'some blocks applied',
+          async () => ((await metric(first.serve.url, 'epochview_ingest_last_height')) ?? 0) > 20,
+          60_000,
+        );
         const received = (await metric(first.serve.url, 'epochview_broker_frames_received_total'))!;
         first.serve.child.kill('SIGKILL');
         killed = true;
@@ -336,7 +373,11 @@ for (const kind of STORE_KINDS) {
           await eventually('the whole chain', async () => (await view(second.serve.url)).height === last, 120_000);
           const cleanServe = await startServe([...clean.args, '--demo-on-empty', 'false', '--log-level', 'warn']);
           try {
-            for (const path of ['/api/v2/referral-sets?pagination.first=5000', '/api/v2/rewards/epoch/summaries?pagination.first=5000', '/explorer/api/teams?pagination.first=1000']) {
+            for (const path of [
+              '/api/v2/referral-sets?pagination.first=5000',
+              '/api/v2/rewards/epoch/summaries?pagination.first=5000',
+              '/explorer/api/teams?pagination.first=1000',
+            ]) {
               const [a, b] = await Promise.all([get(second.serve.url + path), get(cleanServe.url + path)]);
               assert.equal(a.status, 200);
               assert.equal(a.text, b.text, path);
@@ -364,15 +405,28 @@ for (const kind of STORE_KINDS) {
   });
 }
 
-test('postgres: a second listener waits for the writer lock without listening; a blocked store and a cut lock connection never stop the socket draining', { skip: !STORE_KINDS.includes('postgres'), timeout: 180_000 }, async () => {
+test('postgres: a second listener waits for the writer lock without listening; a blocked store and a cut lock connection never stop the socket draining', {
+  skip: !STORE_KINDS.includes('postgres'),
+  timeout: 180_000,
+}, async () => {
   const ts = await createTestStore('postgres');
   const admin = new pg.Client({ connectionString: ts.databaseUrl });
   await admin.connect();
   const { serve, port } = await serveBroker(ts.args, join(tmp, 'buffer-lock-a'));
   try {
-    const spare = await startServe([...ts.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', join(tmp, 'buffer-lock-b'), '--log-level', 'info']);
+    const spare = await startServe([
+      ...ts.args,
+      '--broker-listen',
+      '127.0.0.1:0',
+      '--broker-buffer-dir',
+      join(tmp, 'buffer-lock-b'),
+      '--log-level',
+      'info',
+    ]);
     try {
-      await eventually('the spare waiting for the lock', () => spare.logs().some((l) => l.msg === 'waiting for the writer lock: another process writes to this database'));
+      await eventually('the spare waiting for the lock', () =>
+        spare.logs().some((l) => l.msg === 'waiting for the writer lock: another process writes to this database'),
+      );
       assert.deepEqual((await readyz(spare.url)).source, { kind: 'broker', listen: '127.0.0.1:0', state: 'waiting', heightReceived: null });
     } finally {
       assert.equal(await spare.stop(), 0);
@@ -386,7 +440,10 @@ test('postgres: a second listener waits for the writer lock without listening; a
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE chain_head IN EXCLUSIVE MODE');
     await core.send(eventFile(blocks(4, 30)));
-    await eventually('every frame received', async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 30 * EVENTS_PER_BLOCK);
+    await eventually(
+      'every frame received',
+      async () => (await metric(serve.url, 'epochview_broker_frames_received_total')) === 30 * EVENTS_PER_BLOCK,
+    );
     const m = (await get(`${serve.url}/metrics`)).text;
     assert.equal(sample(m, 'epochview_ingest_last_height'), 3);
     assert.equal(sample(m, 'epochview_broker_height_received'), 30);
@@ -416,9 +473,18 @@ test('postgres: a second listener waits for the writer lock without listening; a
 
 test('--broker-listen takes HOST:PORT, and not together with --follow', async () => {
   const cases: [string[], string][] = [
-    [['--broker-listen', '3005'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "3005"'],
-    [['--broker-listen', '0.0.0.0:70000'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "0.0.0.0:70000"'],
-    [['--broker-listen', '0.0.0.0:3005', '--follow', 'events.evts'], '--broker-listen (EPOCHVIEW_BROKER_LISTEN): cannot be combined with --follow: the store has one source of events'],
+    [
+      ['--broker-listen', '3005'],
+      '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "3005"',
+    ],
+    [
+      ['--broker-listen', '0.0.0.0:70000'],
+      '--broker-listen (EPOCHVIEW_BROKER_LISTEN): must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "0.0.0.0:70000"',
+    ],
+    [
+      ['--broker-listen', '0.0.0.0:3005', '--follow', 'events.evts'],
+      '--broker-listen (EPOCHVIEW_BROKER_LISTEN): cannot be combined with --follow: the store has one source of events',
+    ],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(['serve', ...args]);
@@ -432,10 +498,24 @@ test('a port that cannot be listened on stops the source: said in the log and /r
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as AddressInfo).port;
   const ts = await createTestStore('pglite');
-  const serve = await startServe([...ts.args, '--broker-listen', `127.0.0.1:${port}`, '--broker-buffer-dir', join(tmp, 'buffer-taken'), '--log-level', 'info']);
+  const serve = await startServe([
+    ...ts.args,
+    '--broker-listen',
+    `127.0.0.1:${port}`,
+    '--broker-buffer-dir',
+    join(tmp, 'buffer-taken'),
+    '--log-level',
+    'info',
+  ]);
   try {
     const error = `cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`;
-    assert.deepEqual((await readyz(serve.url)).source, { kind: 'broker', listen: `127.0.0.1:${port}`, state: 'stopped', error, heightReceived: null });
+    assert.deepEqual((await readyz(serve.url)).source, {
+      kind: 'broker',
+      listen: `127.0.0.1:${port}`,
+      state: 'stopped',
+      error,
+      heightReceived: null,
+    });
     assert.equal(logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)')[0]!.err, error);
     assert.deepEqual(await view(serve.url), { height: null, sets: [] });
     assert.equal(await serve.stop(), 0);

@@ -68,7 +68,9 @@ async function allPages(ts: TestStore, size: number): Promise<string[]> {
         let after: string | undefined;
         for (;;) {
           const sep = path.includes('?') ? '&' : '?';
-          const res = await get(`${server.url}${path}${sep}pagination.first=${size}${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`);
+          const res = await get(
+            `${server.url}${path}${sep}pagination.first=${size}${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`,
+          );
           assert.equal(res.status, 200, res.text);
           pages.push(`${path} ${res.headers.get('x-block-height')} ${res.text}`);
           const page = (res.body as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string } }>)[key]!;
@@ -114,7 +116,10 @@ for (const kind of STORE_KINDS) {
       assert.match(fromBinary.stderr, /^skipped: 21229$/m);
       assert.match(fromBinary.stderr, /^ {2}BUS_EVENT_TYPE_MARKET_DATA +5110$/m);
       // The file ends inside block 5002 (the network was stopped there): its events wait.
-      assert.match(fromBinary.stderr, /warning: block 5002 \(\S+smoketest_to_block_5000\.evts\.gz: byte 9568434\) has no endBlock; not applied/);
+      assert.match(
+        fromBinary.stderr,
+        /warning: block 5002 \(\S+smoketest_to_block_5000\.evts\.gz: byte 9568434\) has no endBlock; not applied/,
+      );
       assert.deepEqual(await dump(binary), await dump(json));
       assert.deepEqual(await allPages(binary, 3), await allPages(json, 3));
 
@@ -125,11 +130,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await dump(binary), await dump(json));
     });
 
-    test('a generated chain as an event file, gzipped, in a directory and on stdin: every page as from its NDJSON', { timeout: 600_000 }, async () => {
+    test('a generated chain as an event file, gzipped, in a directory and on stdin: every page as from its NDJSON', {
+      timeout: 600_000,
+    }, async () => {
       const ndjsonFile = join(tmp, `demo-${kind}.ndjson`);
       const evtsFile = join(tmp, `demo-${kind}.evts`);
       const gzFile = join(tmp, `demo-${kind}.evts.gz`);
-      for (const [format, file] of [['ndjson', ndjsonFile], ['evts', evtsFile], ['evts.gz', gzFile]]) {
+      for (const [format, file] of [
+        ['ndjson', ndjsonFile],
+        ['evts', evtsFile],
+        ['evts.gz', gzFile],
+      ]) {
         const res = await runCli(['demo', '--scale', 'small', '--seed', '3', '--format', format!, '--out', file!]);
         assert.equal(res.code, 0, res.stderr);
       }
@@ -162,7 +173,9 @@ for (const kind of STORE_KINDS) {
     });
 
     describe('bad input: a clear error, nothing half-applied, a rerun after the fix continues', () => {
-      const blocks = [1, 2, 3, 4].map((h) => blockLines(h, [setCreated(hex(`0${h}`), hex('aa')), refereeJoined(hex(`0${h}`), hex(`b${h}`), '1')]));
+      const blocks = [1, 2, 3, 4].map((h) =>
+        blockLines(h, [setCreated(hex(`0${h}`), hex('aa')), refereeJoined(hex(`0${h}`), hex(`b${h}`), '1')]),
+      );
       const good = evts(blocks.flat());
       /** Where block 3's records start. */
       const block3 = recordStarts(good)[2 * 4]!;
@@ -177,13 +190,19 @@ for (const kind of STORE_KINDS) {
         assert.doesNotMatch(res.stderr, /at .*\.js:\d+/, 'no stack trace');
         assert.match(res.stderr, /blocks before the bad one are applied \(checkpoint 2\)/);
         const d = await dump(ts);
-        assert.deepEqual(d.referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+        assert.deepEqual(
+          d.referral_sets!.map((r) => r.slice(0, 2)),
+          ['01', '02'],
+        );
         assert.equal(d.referral_set_referees!.length, 2);
         writeFileSync(file, fixed);
         const again = await runCli(['ingest', file, ...ts.args]);
         assert.equal(again.code, 0, again.stderr);
         assert.match(again.stderr, /ingested 2 blocks \(2 already applied, skipped\)/);
-        assert.deepEqual((await dump(ts)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02', '03', '04']);
+        assert.deepEqual(
+          (await dump(ts)).referral_sets!.map((r) => r.slice(0, 2)),
+          ['01', '02', '03', '04'],
+        );
       };
 
       test('a corrupt record', async () => {
@@ -198,7 +217,10 @@ for (const kind of STORE_KINDS) {
         await check(
           'corrupt.evts',
           bad,
-          new RegExp(`^error: \\S+/corrupt\\.evts-${kind}: byte ${at}, event 3-2, field refereeJoinedReferralSet: not a protobuf refereeJoinedReferralSet \\(length 64 at byte \\d+ runs past the end of the message\\)$`, 'm'),
+          new RegExp(
+            `^error: \\S+/corrupt\\.evts-${kind}: byte ${at}, event 3-2, field refereeJoinedReferralSet: not a protobuf refereeJoinedReferralSet \\(length 64 at byte \\d+ runs past the end of the message\\)$`,
+            'm',
+          ),
         );
       });
 
@@ -207,7 +229,12 @@ for (const kind of STORE_KINDS) {
         // header and 5 of the stored block's), so the cut falls inside its first record.
         const gz = gzipSync(good, { level: 0 });
         const cut = 10 + 5 + block3 + 40;
-        await check('truncated.evts.gz', gz.subarray(0, cut), new RegExp(`^error: \\S+/truncated\\.evts\\.gz-${kind}: byte \\d+: the gzip stream is truncated$`, 'm'), gz);
+        await check(
+          'truncated.evts.gz',
+          gz.subarray(0, cut),
+          new RegExp(`^error: \\S+/truncated\\.evts\\.gz-${kind}: byte \\d+: the gzip stream is truncated$`, 'm'),
+          gz,
+        );
       });
 
       test('a record whose length runs past the end of a finished file', async () => {
@@ -215,21 +242,34 @@ for (const kind of STORE_KINDS) {
         await check(
           'short.evts',
           bad,
-          new RegExp(`^error: \\S+/short\\.evts-${kind}: byte ${block3}: the record of \\d+ bytes runs past the end of the input \\(26 bytes left\\)$`, 'm'),
+          new RegExp(
+            `^error: \\S+/short\\.evts-${kind}: byte ${block3}: the record of \\d+ bytes runs past the end of the input \\(26 bytes left\\)$`,
+            'm',
+          ),
         );
       });
     });
 
-    test('serve --follow of a growing event file: records in pieces, only whole blocks, then a truncation and a rewrite', { timeout: 180_000 }, async () => {
+    test('serve --follow of a growing event file: records in pieces, only whole blocks, then a truncation and a rewrite', {
+      timeout: 180_000,
+    }, async () => {
       const ts = await fresh(stores, kind);
       const file = join(tmp, `follow-${kind}.evts`);
-      const block = (h: number) => evts(blockLines(h, [1, 2].flatMap((n) => [setCreated(id(h, n), hex('ab')), refereeJoined(id(h, n), id(h, n + 100), '1')])));
+      const block = (h: number) =>
+        evts(
+          blockLines(
+            h,
+            [1, 2].flatMap((n) => [setCreated(id(h, n), hex('ab')), refereeJoined(id(h, n), id(h, n + 100), '1')]),
+          ),
+        );
       const serve = await startServe([...ts.args, '--follow', file, '--log-level', 'warn'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
       try {
         const view = async () => {
           const res = await get(`${serve.url}/api/v2/referral-sets?pagination.first=1000`);
           assert.equal(res.status, 200, res.text);
-          const sets = (res.body as { referralSets: { edges: { node: { totalMembers: string } }[] } }).referralSets.edges.map((e) => e.node);
+          const sets = (res.body as { referralSets: { edges: { node: { totalMembers: string } }[] } }).referralSets.edges.map(
+            (e) => e.node,
+          );
           const h = res.headers.get('x-block-height');
           // Whole blocks only: two sets per block since 100, each with its two members.
           const height = h === null ? null : Number(h);

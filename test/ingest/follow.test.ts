@@ -64,7 +64,7 @@ for (const kind of STORE_KINDS) {
         const cut = next.length - 20;
         appendFileSync(file, next.slice(0, cut));
         await sleep(500);
-        let v = await view(serve.url);
+        const v = await view(serve.url);
         assert.equal(v.height, BASE + 1, 'an incomplete block is not applied');
         assertWholeBlocks(v);
         appendFileSync(file, next.slice(cut));
@@ -102,13 +102,18 @@ for (const kind of STORE_KINDS) {
 
         // The file truncated and written again: read again from the start, applied blocks skipped.
         writeFileSync(file, block(BASE) + block(BASE + 1));
-        await eventually('the truncation log line', () => serve.logs().some((l) => l.msg === 'follow: the file was replaced or truncated; reading it again from the start'));
+        await eventually('the truncation log line', () =>
+          serve.logs().some((l) => l.msg === 'follow: the file was replaced or truncated; reading it again from the start'),
+        );
         appendFileSync(file, Array.from({ length: 42 }, (_, i) => block(BASE + 2 + i)).join(''));
         await eventually('block 143 after the file was replaced', async () => (await view(serve.url)).height === BASE + 43);
         assertWholeBlocks(await view(serve.url));
 
         // Bad input stops following, with a log line naming the line; the API goes on answering.
-        appendFileSync(file, '{"id":"200-0","type":"BUS_EVENT_TYPE_REFERRAL_SET_CREATED","referralSetCreated":{"setId":"zz"}}\n' + block(BASE + 44));
+        appendFileSync(
+          file,
+          `{"id":"200-0","type":"BUS_EVENT_TYPE_REFERRAL_SET_CREATED","referralSetCreated":{"setId":"zz"}}\n${block(BASE + 44)}`,
+        );
         await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
         const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
         assert.match(String(bad.err), /line 265\b/);
@@ -122,11 +127,13 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('\\r\\n endings and blank lines are lines; a complete last line waits for its newline; line numbers count every line', { timeout: 120_000 }, async () => {
+    test('\\r\\n endings and blank lines are lines; a complete last line waits for its newline; line numbers count every line', {
+      timeout: 120_000,
+    }, async () => {
       const ts = await createTestStore(kind);
       const file = join(tmp, `edges-${kind}.ndjson`);
       const crlf = (text: string) => text.replace(/\n/g, '\r\n');
-      writeFileSync(file, crlf(block(BASE)) + '\n');
+      writeFileSync(file, `${crlf(block(BASE))}\n`);
       const serve = await startServe([...ts.args, '--follow', file, '--log-level', 'warn'], { EPOCHVIEW_FOLLOW_POLL_MS: '50' });
       try {
         await eventually('block 100', async () => (await view(serve.url)).height === BASE);
@@ -146,7 +153,10 @@ for (const kind of STORE_KINDS) {
         await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
         const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
         // Two blocks of lines and the blank line come before it.
-        assert.match(String(bad.err), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line ${2 * LINES_PER_BLOCK + 2}: not JSON \\(`));
+        assert.match(
+          String(bad.err),
+          new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line ${2 * LINES_PER_BLOCK + 2}: not JSON \\(`),
+        );
         assert.equal(bad.checkpoint, String(BASE + 1));
         assert.equal(await serve.stop(), 0);
       } finally {
@@ -155,7 +165,9 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('a line without a newline within 128 MiB stops following with a clear message; the blocks before it are applied', { timeout: 120_000 }, async () => {
+    test('a line without a newline within 128 MiB stops following with a clear message; the blocks before it are applied', {
+      timeout: 120_000,
+    }, async () => {
       const ts = await createTestStore(kind);
       const file = join(tmp, `no-newline-${kind}.ndjson`);
       writeFileSync(file, block(BASE) + block(BASE + 1));

@@ -13,10 +13,13 @@ import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/e
 import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-ingest-'));
-const fixtureLines = (name: string) => readFileSync(`${FIXTURES}${name}.ndjson`, 'utf8').split('\n').filter((l) => l !== '');
+const fixtureLines = (name: string) =>
+  readFileSync(`${FIXTURES}${name}.ndjson`, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 const writeInput = (name: string, lines: string[]) => {
   const path = join(tmp, name);
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 };
 
@@ -61,8 +64,19 @@ for (const kind of STORE_KINDS) {
       assert.equal(d.referral_sets!.length, 13);
       assert.equal(d.referral_set_referees!.length, 107);
       // Every referee counts once, in its current set.
-      assert.equal(d.referral_sets!.reduce((n, r) => n + Number(r.split('|')[4]), 0), 107);
-      assert.deepEqual(d.chain_head!.map((r) => r.split('|').filter((_, i) => i !== 2).join('|')), ['5121|1709252110000000000|null']);
+      assert.equal(
+        d.referral_sets!.reduce((n, r) => n + Number(r.split('|')[4]), 0),
+        107,
+      );
+      assert.deepEqual(
+        d.chain_head!.map((r) =>
+          r
+            .split('|')
+            .filter((_, i) => i !== 2)
+            .join('|'),
+        ),
+        ['5121|1709252110000000000|null'],
+      );
       // Timestamps are stored truncated to microseconds.
       assert.equal(d.referral_sets!.filter((r) => !r.split('|')[2]!.endsWith('000')).length, 0);
     });
@@ -77,19 +91,27 @@ for (const kind of STORE_KINDS) {
       assert.equal(await query(s, 'SELECT sum(quantum_rewards)::text FROM team_member_stats'), '256');
       assert.equal(await query(s, 'SELECT last_ended_epoch::text FROM chain_head'), '3');
       // The young team has statistics in epoch 3 only.
-      assert.deepEqual(d.team_epochs!.filter((r) => r.startsWith('a5')), [`${hex('a5')}|3`]);
       assert.deepEqual(
-        d.team_members!.map((r) => r.split('|')[1]!.slice(0, 2)).sort().join(','),
+        d.team_epochs!.filter((r) => r.startsWith('a5')),
+        [`${hex('a5')}|3`],
+      );
+      assert.deepEqual(
+        d
+          .team_members!.map((r) => r.split('|')[1]!.slice(0, 2))
+          .sort()
+          .join(','),
         'a1,a1,a1,a2,a2,a2,a3,a3,a3,a3,a4,a4,a4,a5,a5,a5,a6,a6,a6,a6,a6,a6,a6',
       );
       // Team 2's first member: volume 1 each epoch, rewards epoch + seq, one team-scoped game.
       const game2 = `22${'02'.repeat(31)}`;
-      assert.deepEqual(d.team_member_stats!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)), [
-        `${hex('a2')}|${hex('c1')}|1|1|4`,
-        `${hex('a2')}|${hex('c1')}|2|1|5`,
-        `${hex('a2')}|${hex('c1')}|3|1|6`,
-      ]);
-      assert.deepEqual(d.team_party_games!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)), [`${hex('a2')}|${hex('c1')}|${game2}|{[1,4)}`]);
+      assert.deepEqual(
+        d.team_member_stats!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)),
+        [`${hex('a2')}|${hex('c1')}|1|1|4`, `${hex('a2')}|${hex('c1')}|2|1|5`, `${hex('a2')}|${hex('c1')}|3|1|6`],
+      );
+      assert.deepEqual(
+        d.team_party_games!.filter((r) => r.startsWith(`${hex('a2')}|${hex('c1')}`)),
+        [`${hex('a2')}|${hex('c1')}|${game2}|{[1,4)}`],
+      );
       // The game whose latest recurring transfer turned individual is no longer team-scoped.
       assert.equal(d.game_scopes!.filter((r) => r.endsWith('|true')).length, 5);
     });
@@ -101,8 +123,17 @@ for (const kind of STORE_KINDS) {
       assert.match(res.stderr, /rewardPayout\s+81\n/);
       const d = await dump(s);
       assert.equal(d.epoch_reward_summaries!.length, 35);
-      assert.equal(await query(s, `SELECT string_agg(n, ',' ORDER BY e) FROM (SELECT epoch e, count(*)::text n FROM epoch_reward_summaries GROUP BY epoch) x`), '6,6,13,1,1,1,1,1,1,1,1,1,1');
-      assert.equal(await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 3'), '1111111110111111111011111152107');
+      assert.equal(
+        await query(
+          s,
+          `SELECT string_agg(n, ',' ORDER BY e) FROM (SELECT epoch e, count(*)::text n FROM epoch_reward_summaries GROUP BY epoch) x`,
+        ),
+        '6,6,13,1,1,1,1,1,1,1,1,1,1',
+      );
+      assert.equal(
+        await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 3'),
+        '1111111110111111111011111152107',
+      );
       assert.equal(await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 1'), '47520');
       assert.equal(await query(s, `SELECT count(*)::text FROM epoch_reward_summaries WHERE market_id <> ''::bytea`), '0');
     });
@@ -148,7 +179,10 @@ for (const kind of STORE_KINDS) {
         // Put big integers back as JSON numbers with every digit.
         return line.replace(/"(createdAt|joinedAt|switchedAt|timestamp)":"(\d+)"/g, '"$1":$2');
       });
-      assert.ok(lines.some((l) => /"timestamp":\d{19}/.test(l)), 'the rewritten input has 19-digit JSON numbers');
+      assert.ok(
+        lines.some((l) => /"timestamp":\d{19}/.test(l)),
+        'the rewritten input has 19-digit JSON numbers',
+      );
       const shaped = await fresh();
       const res = await ingest(shaped, writeInput(`shapes-${kind}.ndjson`, lines));
       assert.equal(res.code, 0, res.stderr);
@@ -185,10 +219,16 @@ for (const kind of STORE_KINDS) {
       // A small batch size as well as the default: the failure must not depend on batching.
       const res = await runCli(['ingest', writeInput(`bad-${kind}.ndjson`, bad), ...s.args, '--batch-events', '1']);
       assert.equal(res.code, 1);
-      assert.match(res.stderr, /^error: \S+\/bad-\w+\.ndjson: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m);
+      assert.match(
+        res.stderr,
+        /^error: \S+\/bad-\w+\.ndjson: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m,
+      );
       let d = await dump(s);
       assert.equal(d.chain_head![0]!.split('|')[0], '2');
-      assert.deepEqual(d.referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+      assert.deepEqual(
+        d.referral_sets!.map((r) => r.slice(0, 2)),
+        ['01', '02'],
+      );
       assert.equal(d.epoch_reward_summaries!.length, 0);
 
       const fixed = bad.map((l) => l.replaceAll('"12x"', '"12"'));
@@ -200,16 +240,25 @@ for (const kind of STORE_KINDS) {
       assert.equal((await runCli(['ingest', writeInput(`clean-${kind}.ndjson`, fixed), ...clean.args])).code, 0);
       assert.deepEqual(d, await dump(clean));
       // c1 moved to set 02 (higher epoch); set 01 keeps c2: totals are current referees + 1.
-      assert.deepEqual(d.referral_sets!.map((r) => `${r.slice(0, 2)}:${r.split('|')[4]}`), ['01:1', '02:1', '03:0']);
+      assert.deepEqual(
+        d.referral_sets!.map((r) => `${r.slice(0, 2)}:${r.split('|')[4]}`),
+        ['01:1', '02:1', '03:0'],
+      );
     });
 
     test('a block without endBlock at the end of the input is not applied', async () => {
       const s = await fresh();
-      const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))]).slice(0, -1)];
+      const lines = [
+        ...blockLines(1, [setCreated(hex('01'), hex('aa'))]),
+        ...blockLines(2, [setCreated(hex('02'), hex('bb'))]).slice(0, -1),
+      ];
       const res = await ingest(s, writeInput(`open-${kind}.ndjson`, lines));
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, /warning: block 2 \(\S+\/open-\w+\.ndjson: line 4\) has no endBlock; not applied/);
-      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01']);
+      assert.deepEqual(
+        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        ['01'],
+      );
     });
 
     test('\\r\\n endings, blank lines and a last line without its newline: read as the same lines', async () => {
@@ -230,43 +279,98 @@ for (const kind of STORE_KINDS) {
     test('line numbers count every line: \\r\\n ones, blank ones, a line holding a batch of events', async () => {
       const s = await fresh();
       const batch = blockLines(2, [setCreated(hex('02'), hex('bb'))]).map((l) => JSON.parse(l));
-      const input = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), '', JSON.stringify({ events: batch }), '', 'not json'].join('\r\n');
+      const input = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), '', JSON.stringify({ events: batch }), '', 'not json'].join(
+        '\r\n',
+      );
       const res = await ingest(s, '-', input);
       assert.equal(res.code, 1, res.stderr);
       assert.match(res.stderr, /^error: line 7: not JSON \(/m);
-      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+      assert.deepEqual(
+        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        ['01', '02'],
+      );
     });
 
     test('input without a newline within 128 MiB stops with a clear message; the blocks before it are applied', async () => {
       const s = await fresh();
       const blocks = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))])];
       const path = join(tmp, `no-newline-${kind}.ndjson`);
-      writeFileSync(path, blocks.join('\n') + '\n');
+      writeFileSync(path, `${blocks.join('\n')}\n`);
       appendFileSync(path, Buffer.alloc(128 * 2 ** 20 + 1, 'x'));
       const res = await ingest(s, path);
       assert.equal(res.code, 1, res.stderr);
-      assert.match(res.stderr, new RegExp(`^error: ${path}: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'));
-      assert.deepEqual((await dump(s)).referral_sets!.map((r) => r.slice(0, 2)), ['01', '02']);
+      assert.match(
+        res.stderr,
+        new RegExp(`^error: ${path}: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'),
+      );
+      assert.deepEqual(
+        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        ['01', '02'],
+      );
     });
 
     const badInputs: [string, string, RegExp][] = [
       ['not JSON', '{"id":"1-1", nope', /^error: line 2: not JSON \(/m],
       ['not an object', '[1,2]', /^error: line 2: expected a JSON object$/m],
-      ['id without height', JSON.stringify({ id: 'x', ...setCreated(hex('01'), hex('02')) }), /^error: line 2, event x, field id: expected "<block height>-<sequence>", got "x"$/m],
-      ['non-hex id', JSON.stringify({ id: '1-1', ...setCreated('zz', hex('02')) }), /^error: line 2, event 1-1, field referralSetCreated\.setId: not a hex id: "zz"$/m],
-      ['missing id', JSON.stringify({ id: '1-1', type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED', referralSetCreated: { referrer: hex('02') } }), /^error: line 2, event 1-1, field referralSetCreated\.setId: missing$/m],
-      ['wrong type', JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), 'three') }), /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer, got "three"$/m],
-      ['bad enum', JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }), /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m],
-      ['bad quantum amount', JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', undefined, { quantumAmount: '1.2.3' }) }), /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: not a decimal number: "1\.2\.3"$/m],
-      ['type disagrees with payload', JSON.stringify({ id: '1-1', type: 'BUS_EVENT_TYPE_TRANSFER', ...{ referralSetCreated: setCreated(hex('01'), hex('02')).referralSetCreated } }), /^error: line 2, event 1-1, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated$/m],
-      ['two payloads', JSON.stringify({ id: '1-1', transfer: {}, rewardPayout: {} }), /^error: line 2, event 1-1, field transfer,rewardPayout: more than one payload$/m],
+      [
+        'id without height',
+        JSON.stringify({ id: 'x', ...setCreated(hex('01'), hex('02')) }),
+        /^error: line 2, event x, field id: expected "<block height>-<sequence>", got "x"$/m,
+      ],
+      [
+        'non-hex id',
+        JSON.stringify({ id: '1-1', ...setCreated('zz', hex('02')) }),
+        /^error: line 2, event 1-1, field referralSetCreated\.setId: not a hex id: "zz"$/m,
+      ],
+      [
+        'missing id',
+        JSON.stringify({ id: '1-1', type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED', referralSetCreated: { referrer: hex('02') } }),
+        /^error: line 2, event 1-1, field referralSetCreated\.setId: missing$/m,
+      ],
+      [
+        'wrong type',
+        JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), 'three') }),
+        /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer, got "three"$/m,
+      ],
+      [
+        'bad enum',
+        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }),
+        /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m,
+      ],
+      [
+        'bad quantum amount',
+        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', undefined, { quantumAmount: '1.2.3' }) }),
+        /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: not a decimal number: "1\.2\.3"$/m,
+      ],
+      [
+        'type disagrees with payload',
+        JSON.stringify({
+          id: '1-1',
+          type: 'BUS_EVENT_TYPE_TRANSFER',
+          ...{ referralSetCreated: setCreated(hex('01'), hex('02')).referralSetCreated },
+        }),
+        /^error: line 2, event 1-1, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated$/m,
+      ],
+      [
+        'two payloads',
+        JSON.stringify({ id: '1-1', transfer: {}, rewardPayout: {} }),
+        /^error: line 2, event 1-1, field transfer,rewardPayout: more than one payload$/m,
+      ],
       ['events not an array', '{"events":{"id":"1-1"}}', /^error: line 2, field events: expected an array of events$/m],
-      ['endBlock for another height', JSON.stringify({ id: '1-1', endBlock: { height: '5' } }), /^error: line 2, event 1-1, field endBlock\.height: endBlock 5 does not close the open block 1$/m],
+      [
+        'endBlock for another height',
+        JSON.stringify({ id: '1-1', endBlock: { height: '5' } }),
+        /^error: line 2, event 1-1, field endBlock\.height: endBlock 5 does not close the open block 1$/m,
+      ],
     ];
     for (const [name, line, message] of badInputs) {
       test(`bad input stops with a clear message: ${name}`, async () => {
         const s = await fresh();
-        const first = JSON.stringify({ id: '1-0', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: '1', timestamp: '1', hash: 'h' } });
+        const first = JSON.stringify({
+          id: '1-0',
+          type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+          beginBlock: { height: '1', timestamp: '1', hash: 'h' },
+        });
         const res = await ingest(s, '-', `${first}\n${line}\n`);
         assert.equal(res.code, 1, res.stderr);
         assert.match(res.stderr, message);

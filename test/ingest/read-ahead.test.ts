@@ -24,9 +24,14 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 for (const kind of STORE_KINDS) {
   test(`${kind}: bad input decoded while a transaction is in flight is reported once it has committed; the blocks before it applied, none of the bad block`, async () => {
     // Blocks 1 to 4, then block 5 whose second event holds a bad id, then block 6.
-    const lines = [1, 2, 3, 4, 5, 6].flatMap((h) => blockLines(h, [setCreated(hex(`0${h}`), hex('aa')), setCreated(h === 5 ? 'zz' : hex(`1${h}`), hex('aa'))]));
+    const lines = [1, 2, 3, 4, 5, 6].flatMap((h) =>
+      blockLines(h, [setCreated(hex(`0${h}`), hex('aa')), setCreated(h === 5 ? 'zz' : hex(`1${h}`), hex('aa'))]),
+    );
     const file = join(tmp, `bad-${kind}.evts`);
-    writeFileSync(file, Buffer.concat(lines.map((l, i) => eventRecord(BigInt(i), encodeBusEvent(JSON.parse(l) as Record<string, unknown>)))));
+    writeFileSync(
+      file,
+      Buffer.concat(lines.map((l, i) => eventRecord(BigInt(i), encodeBusEvent(JSON.parse(l) as Record<string, unknown>)))),
+    );
 
     const log: string[] = [];
     let sourceFailed!: () => void;

@@ -6,7 +6,19 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { asset, blockLines, epochEvent, gameTransfer, hex, marketData, payout, refereeJoinedTeam, setCreated, teamCreated, teamsStats } from '../helpers/events.js';
+import {
+  asset,
+  blockLines,
+  epochEvent,
+  gameTransfer,
+  hex,
+  marketData,
+  payout,
+  refereeJoinedTeam,
+  setCreated,
+  teamCreated,
+  teamsStats,
+} from '../helpers/events.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
@@ -15,13 +27,15 @@ for (const kind of STORE_KINDS) {
     after(async () => ts?.drop());
 
     const ingest = async (lines: string[]) => {
-      const res = await runCli(['ingest', '-', ...ts.args], { stdin: lines.join('\n') + '\n' });
+      const res = await runCli(['ingest', '-', ...ts.args], { stdin: `${lines.join('\n')}\n` });
       assert.equal(res.code, 0, res.stderr);
     };
     const versions = async (): Promise<Record<string, string>> => {
       const store = await ts.open();
       try {
-        const rows = await store.query<{ model: string; height: string }>('SELECT model, height::text FROM read_model_versions ORDER BY model');
+        const rows = await store.query<{ model: string; height: string }>(
+          'SELECT model, height::text FROM read_model_versions ORDER BY model',
+        );
         return Object.fromEntries(rows.map((r) => [r.model, r.height]));
       } finally {
         await store.close();

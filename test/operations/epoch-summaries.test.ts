@@ -91,10 +91,18 @@ function expectedPage(all: Node[], f: Filter, newestFirst: boolean, dir: 'forwar
   const rel = (n: Node) => (at ? (newestFirst ? -1 : 1) * compare(positionOf(n), at) : 0);
   if (dir === 'forward') {
     const beyond = at ? display.filter((n) => rel(n) > 0) : display;
-    return { nodes: beyond.slice(0, size), hasNextPage: beyond.length > size, hasPreviousPage: at !== null && display.some((n) => rel(n) <= 0) };
+    return {
+      nodes: beyond.slice(0, size),
+      hasNextPage: beyond.length > size,
+      hasPreviousPage: at !== null && display.some((n) => rel(n) <= 0),
+    };
   }
   const beyond = at ? display.filter((n) => rel(n) < 0) : display;
-  return { nodes: beyond.slice(Math.max(0, beyond.length - size)), hasNextPage: at !== null && display.some((n) => rel(n) >= 0), hasPreviousPage: beyond.length > size };
+  return {
+    nodes: beyond.slice(Math.max(0, beyond.length - size)),
+    hasNextPage: at !== null && display.some((n) => rel(n) >= 0),
+    hasPreviousPage: beyond.length > size,
+  };
 }
 
 async function fetchPage(url: string): Promise<Page> {
@@ -137,7 +145,11 @@ async function checkFilterWithCursors(base: string, all: Node[], f: Filter, posi
           fetchPage(url + params).then((page) => {
             const want = expectedPage(all, f, newestFirst, dir, 3, at);
             const what = `${q} ${params}`;
-            assert.deepEqual(page.edges.map((e) => e.node), want.nodes, what);
+            assert.deepEqual(
+              page.edges.map((e) => e.node),
+              want.nodes,
+              what,
+            );
             assert.equal(page.pageInfo.hasNextPage, want.hasNextPage, `hasNextPage ${what}`);
             assert.equal(page.pageInfo.hasPreviousPage, want.hasPreviousPage, `hasPreviousPage ${what}`);
             checkEdges(page);
@@ -149,10 +161,15 @@ async function checkFilterWithCursors(base: string, all: Node[], f: Filter, posi
   await Promise.all(checks);
 }
 
-function* combinations(assetOptions: string[][], marketOptions: string[][], epochOptions: [bigint | undefined, bigint | undefined][]): Generator<Filter> {
+function* combinations(
+  assetOptions: string[][],
+  marketOptions: string[][],
+  epochOptions: [bigint | undefined, bigint | undefined][],
+): Generator<Filter> {
   for (const assets of assetOptions)
     for (const markets of marketOptions)
-      for (const [from, to] of epochOptions) yield { assets, markets, ...(from !== undefined && { from }), ...(to !== undefined && { to }) };
+      for (const [from, to] of epochOptions)
+        yield { assets, markets, ...(from !== undefined && { from }), ...(to !== undefined && { to }) };
 }
 
 const A045 = '045f21da156393d8d46375dce47682e64a37fa2df2d7d40fc7859faeecc3f80c';
@@ -166,7 +183,12 @@ function bigAmountEvents(): string {
   const block = (height: number, events: object[]) => {
     const hash = height.toString(16).padStart(64, '0');
     const env = (seq: number, body: object) => ({ id: `${height}-${seq}`, block: hash, version: 1, chainId: 'test', ...body });
-    lines.push(env(0, { type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: String(height), timestamp: `${1700000000 + height}000000000`, hash } }));
+    lines.push(
+      env(0, {
+        type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+        beginBlock: { height: String(height), timestamp: `${1700000000 + height}000000000`, hash },
+      }),
+    );
     events.forEach((e, i) => lines.push(env(i + 1, { type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT', rewardPayout: e })));
     lines.push(env(events.length + 1, { type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: String(height) } }));
   };
@@ -185,7 +207,7 @@ function bigAmountEvents(): string {
   block(10, [payout('a', 'aa', '18446744073709551615'), payout('b', 'aa', '18446744073709551617')]);
   block(11, [payout('a', 'bb', '999999999999999999999999999999')]);
   block(12, [payout('b', 'bb', '1'), payout('c', 'cc', '0')]);
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 }
 
 for (const kind of STORE_KINDS) {
@@ -218,7 +240,10 @@ for (const kind of STORE_KINDS) {
         ],
       );
       assert.deepEqual(all[0], { epoch: '1', assetId: A045, marketId: '', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', amount: '6600' });
-      assert.deepEqual(all.find((n) => n.epoch === '642'), { epoch: '642', assetId: A8AA, marketId: '', rewardType: 'ACCOUNT_TYPE_UNSPECIFIED', amount: '0' });
+      assert.deepEqual(
+        all.find((n) => n.epoch === '642'),
+        { epoch: '642', assetId: A8AA, marketId: '', rewardType: 'ACCOUNT_TYPE_UNSPECIFIED', amount: '0' },
+      );
       const res = await get(`${served.url}${PATH}?pagination.first=1`);
       assert.equal(res.headers.get('x-block-height'), '40014');
       assert.equal(res.headers.get('x-block-timestamp'), '1718218800000000000');
@@ -268,26 +293,41 @@ for (const kind of STORE_KINDS) {
     });
 
     test('a repeated id (also as its alias) does not repeat summaries', async () => {
-      const page = await fetchPage(`${served.url}${PATH}?filter.assetIds=09&filter.asset_ids=fBTC&filter.assetIds=09&filter.marketIds=&filter.market_ids=`);
+      const page = await fetchPage(
+        `${served.url}${PATH}?filter.assetIds=09&filter.asset_ids=fBTC&filter.assetIds=09&filter.marketIds=&filter.market_ids=`,
+      );
       assert.deepEqual(
         page.edges.map((e) => `${e.node.assetId}/${e.node.rewardType}=${e.node.amount}`),
-        ['fBTC/ACCOUNT_TYPE_REWARD_RELATIVE_RETURN=10067', 'fBTC/ACCOUNT_TYPE_REWARD_LP_RECEIVED_FEES=3198', 'fBTC/ACCOUNT_TYPE_GLOBAL_REWARD=330', 'fBTC/ACCOUNT_TYPE_FEES_INFRASTRUCTURE=74'],
+        [
+          'fBTC/ACCOUNT_TYPE_REWARD_RELATIVE_RETURN=10067',
+          'fBTC/ACCOUNT_TYPE_REWARD_LP_RECEIVED_FEES=3198',
+          'fBTC/ACCOUNT_TYPE_GLOBAL_REWARD=330',
+          'fBTC/ACCOUNT_TYPE_FEES_INFRASTRUCTURE=74',
+        ],
       );
     });
 
     test('cursor decoding: zero values, aliases, amount forms', async () => {
       const first = async (json: string, extra = '') => {
-        const page = await fetchPage(`${served.url}${PATH}?pagination.first=2&pagination.newestFirst=false&pagination.after=${cursorJson(json)}${extra}`);
+        const page = await fetchPage(
+          `${served.url}${PATH}?pagination.first=2&pagination.newestFirst=false&pagination.after=${cursorJson(json)}${extra}`,
+        );
         return page.edges.map((e) => `${e.node.epoch}/${e.node.assetId}/${e.node.rewardType}`);
       };
-      const fromStart = ['1/' + A045 + '/ACCOUNT_TYPE_GLOBAL_REWARD', '1/' + A045 + '/ACCOUNT_TYPE_REWARD_MAKER_PAID_FEES'];
+      const fromStart = [`1/${A045}/ACCOUNT_TYPE_GLOBAL_REWARD`, `1/${A045}/ACCOUNT_TYPE_REWARD_MAKER_PAID_FEES`];
       assert.deepEqual(await first('{}'), fromStart);
       assert.deepEqual(await first('{"epoch_id":null,"asset_id":null,"amount":null}'), fromStart);
       assert.deepEqual(await first('{"epoch_id":0,"unknown":[1]}'), fromStart);
       // fBTC (09) sorts before e6d3…; the amount may be a number; keys are case-insensitive.
-      const afterFbtc = ['3/' + AE6D + '/ACCOUNT_TYPE_FEES_INFRASTRUCTURE', '3/' + AE6D + '/ACCOUNT_TYPE_GLOBAL_REWARD'];
-      assert.deepEqual(await first('{"EPOCH_ID":3,"Asset_Id":"fBTC","reward_type":"ACCOUNT_TYPE_REWARD_RELATIVE_RETURN","amount":12.5}'), afterFbtc);
-      assert.deepEqual(await first('{"epoch_id":3,"asset_id":"09","reward_type":"ACCOUNT_TYPE_REWARD_RELATIVE_RETURN","amount":"-1.5e3"}'), afterFbtc);
+      const afterFbtc = [`3/${AE6D}/ACCOUNT_TYPE_FEES_INFRASTRUCTURE`, `3/${AE6D}/ACCOUNT_TYPE_GLOBAL_REWARD`];
+      assert.deepEqual(
+        await first('{"EPOCH_ID":3,"Asset_Id":"fBTC","reward_type":"ACCOUNT_TYPE_REWARD_RELATIVE_RETURN","amount":12.5}'),
+        afterFbtc,
+      );
+      assert.deepEqual(
+        await first('{"epoch_id":3,"asset_id":"09","reward_type":"ACCOUNT_TYPE_REWARD_RELATIVE_RETURN","amount":"-1.5e3"}'),
+        afterFbtc,
+      );
       // A position between rows of another asset still pages the filtered rows exactly.
       assert.deepEqual(await first('{"epoch_id":3,"asset_id":"ff"}', `&filter.assetIds=${AE6D}&filter.assetIds=09`), []);
       assert.deepEqual(await first('{"epoch_id":3,"asset_id":"08"}', `&filter.assetIds=${AE6D}&filter.assetIds=09`), [
@@ -301,7 +341,14 @@ for (const kind of STORE_KINDS) {
     const invalidCursor = (which: string) => ({
       code: 3,
       message: 'InvalidArgument error',
-      details: [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10028, message: 'invalid pagination', inner: `failed to decode ${which} cursor: invalid cursor` }],
+      details: [
+        {
+          '@type': 'type.googleapis.com/vega.ErrorDetail',
+          code: 10028,
+          message: 'invalid pagination',
+          inner: `failed to decode ${which} cursor: invalid cursor`,
+        },
+      ],
     });
     for (const [name, json] of [
       ['epoch as a string', '{"epoch_id":"3"}'],
@@ -331,17 +378,31 @@ for (const kind of STORE_KINDS) {
     }
 
     test('fault order: query parsing, then pagination, then asset ids, then market ids', async () => {
-      const detail = (code: number, message: string, inner: string) => [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code, message, inner }];
+      const detail = (code: number, message: string, inner: string) => [
+        { '@type': 'type.googleapis.com/vega.ErrorDetail', code, message, inner },
+      ];
       let res = await get(`${served.url}${PATH}?filter.assetIds=zz&pagination.first=0&filter.toEpoch=-1`);
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body, { code: 3, message: 'parsing field "to_epoch": strconv.ParseUint: parsing "-1": invalid syntax', details: [] });
+      assert.deepEqual(res.body, {
+        code: 3,
+        message: 'parsing field "to_epoch": strconv.ParseUint: parsing "-1": invalid syntax',
+        details: [],
+      });
       res = await get(`${served.url}${PATH}?filter.assetIds=zz&pagination.first=0`);
-      assert.deepEqual(res.body, { code: 3, message: 'InvalidArgument error', details: detail(10028, 'invalid pagination', 'pagination limit must be in range 0-5000') });
+      assert.deepEqual(res.body, {
+        code: 3,
+        message: 'InvalidArgument error',
+        details: detail(10028, 'invalid pagination', 'pagination limit must be in range 0-5000'),
+      });
       res = await get(`${served.url}${PATH}?filter.marketIds=yy&filter.assetIds=09&filter.asset_ids=zz`);
       assert.deepEqual(res.body, {
         code: 3,
         message: 'InvalidArgument error',
-        details: detail(140001, 'failed to get summary', "could not decode asset ID: decoding 'zz': not a valid hex id (or well known exception)"),
+        details: detail(
+          140001,
+          'failed to get summary',
+          "could not decode asset ID: decoding 'zz': not a valid hex id (or well known exception)",
+        ),
       });
       res = await get(`${served.url}${PATH}?filter.marketIds=&filter.market_ids=%3Cx%3E`);
       assert.equal(res.status, 400);
@@ -412,8 +473,22 @@ for (const kind of STORE_KINDS) {
           ],
         ),
         // More pairs than MAX_PAIR_BRANCHES: one branch per id of the shorter list.
-        ...combinations([[...ASSETS, '01', '02', '03', '04']], [[...MARKETS, '02', '03', '04', '05', '06']], [[undefined, undefined], [2n, 3n]]),
-        ...combinations([[...ASSETS, '01', '02', '03', '04', '05', '06']], [[...MARKETS, '02', '03', '04', '05']], [[undefined, undefined], [2n, 3n]]),
+        ...combinations(
+          [[...ASSETS, '01', '02', '03', '04']],
+          [[...MARKETS, '02', '03', '04', '05', '06']],
+          [
+            [undefined, undefined],
+            [2n, 3n],
+          ],
+        ),
+        ...combinations(
+          [[...ASSETS, '01', '02', '03', '04', '05', '06']],
+          [[...MARKETS, '02', '03', '04', '05']],
+          [
+            [undefined, undefined],
+            [2n, 3n],
+          ],
+        ),
       ];
       for (const f of filters) await checkFilterWithCursors(served.url, all, f, positions, 7);
     });
@@ -422,7 +497,8 @@ for (const kind of STORE_KINDS) {
   describe(`epoch summaries at scale on ${kind}: plans`, () => {
     // 50 assets x 200 epochs x 4 reward types = 40,000 summaries, written to the read model.
     const asset = (i: number) => (i * 5).toString(16).padStart(64, '0');
-    const cursor = (epoch: number, assetId: string) => encodeURIComponent(cursorOf({ epoch: BigInt(epoch), assetId, marketId: '', rewardType: 'ACCOUNT_TYPE_B' }));
+    const cursor = (epoch: number, assetId: string) =>
+      encodeURIComponent(cursorOf({ epoch: BigInt(epoch), assetId, marketId: '', rewardType: 'ACCOUNT_TYPE_B' }));
     const served = useServedStore(kind, {
       server: false,
       fill: async (store) => {
@@ -438,16 +514,40 @@ for (const kind of STORE_KINDS) {
     const cases: [string, string, number][] = [
       ['no filter, first page', 'pagination.first=50', 1],
       ['no filter, deep page via after', `pagination.first=50&pagination.after=${cursor(100, asset(20))}`, 1],
-      ['no filter, backward page before a cursor, oldest first', `pagination.last=50&pagination.newestFirst=false&pagination.before=${cursor(100, asset(20))}`, 1],
+      [
+        'no filter, backward page before a cursor, oldest first',
+        `pagination.last=50&pagination.newestFirst=false&pagination.before=${cursor(100, asset(20))}`,
+        1,
+      ],
       ['one asset among 50', `filter.assetIds=${asset(30)}&pagination.first=50`, 1],
-      ['one asset, cursor at another asset', `filter.assetIds=${asset(30)}&pagination.first=50&pagination.after=${cursor(100, asset(20))}`, 1],
+      [
+        'one asset, cursor at another asset',
+        `filter.assetIds=${asset(30)}&pagination.first=50&pagination.after=${cursor(100, asset(20))}`,
+        1,
+      ],
       ['narrow epoch range', 'filter.fromEpoch=120&filter.toEpoch=121&pagination.first=50', 1],
-      ['narrow epoch range with a cursor, oldest first', `filter.fromEpoch=120&filter.toEpoch=121&pagination.first=50&pagination.newestFirst=false&pagination.after=${cursor(120, asset(20))}`, 1],
-      ['two assets with a cursor', `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&pagination.first=50&pagination.after=${cursor(100, asset(20))}`, 2],
-      ['two assets, epoch range, backward from a cursor', `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&filter.fromEpoch=50&filter.toEpoch=150&pagination.last=50&pagination.before=${cursor(100, asset(20))}`, 2],
+      [
+        'narrow epoch range with a cursor, oldest first',
+        `filter.fromEpoch=120&filter.toEpoch=121&pagination.first=50&pagination.newestFirst=false&pagination.after=${cursor(120, asset(20))}`,
+        1,
+      ],
+      [
+        'two assets with a cursor',
+        `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&pagination.first=50&pagination.after=${cursor(100, asset(20))}`,
+        2,
+      ],
+      [
+        'two assets, epoch range, backward from a cursor',
+        `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&filter.fromEpoch=50&filter.toEpoch=150&pagination.last=50&pagination.before=${cursor(100, asset(20))}`,
+        2,
+      ],
       ['market filter with a cursor', `filter.marketIds=&pagination.first=50&pagination.after=${cursor(100, asset(20))}`, 1],
       ['market filter matching nothing', 'filter.marketIds=deadbeef&pagination.first=50', 1],
-      ['two assets x two markets with a cursor', `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&filter.marketIds=&filter.marketIds=deadbeef&pagination.first=50&pagination.after=${cursor(100, asset(20))}`, 4],
+      [
+        'two assets x two markets with a cursor',
+        `filter.assetIds=${asset(3)}&filter.assetIds=${asset(40)}&filter.marketIds=&filter.marketIds=deadbeef&pagination.first=50&pagination.after=${cursor(100, asset(20))}`,
+        4,
+      ],
       [
         'more pairs than MAX_PAIR_BRANCHES: 9 markets x 10 assets',
         `${many(10, (i) => `filter.assetIds=${asset(i * 4 + 1)}`).join('&')}&${many(9, (i) => `filter.marketIds=${i ? i.toString(16).padStart(2, '0') : ''}`).join('&')}&pagination.first=20&pagination.after=${cursor(100, asset(20))}`,
@@ -465,7 +565,11 @@ for (const kind of STORE_KINDS) {
         // (the reverse of fetch order); branches are merged in key order (an incremental sort
         // finishes the order within an epoch).
         for (const m of plan!.matchAll(/(?:^|-> +)Sort \(actual rows=(\d+)[^\n]*\n\s*Sort Key: (.*)/gm)) {
-          assert.match(m[2]!, /^(\w+)\.epoch( DESC)?, \1\.asset_id( DESC)?, \1\.market_id( DESC)?, \1\.reward_type( COLLATE "C")?( DESC)?$/, plan);
+          assert.match(
+            m[2]!,
+            /^(\w+)\.epoch( DESC)?, \1\.asset_id( DESC)?, \1\.market_id( DESC)?, \1\.reward_type( COLLATE "C")?( DESC)?$/,
+            plan,
+          );
           assert.ok(Number(m[1]) <= limit + 1, plan);
         }
         assertRowsAggregatedOnce(plan!);

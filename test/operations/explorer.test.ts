@@ -35,7 +35,10 @@ const asset = (id: string, name: string, symbol: string, decimals: string, quant
 });
 const teamStats = (atEpoch: string, teams: [string, string[]][]) => ({
   type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
-  teamsStatsUpdated: { atEpoch, stats: teams.map(([teamId, parties]) => ({ teamId, membersStats: parties.map((partyId) => ({ partyId, notionalVolume: '10' })) })) },
+  teamsStatsUpdated: {
+    atEpoch,
+    stats: teams.map(([teamId, parties]) => ({ teamId, membersStats: parties.map((partyId) => ({ partyId, notionalVolume: '10' })) })),
+  },
 });
 
 // Three teams: A (2 members, statistics in epochs 1-3), B (1 member, epoch 3 only) and C (closed,
@@ -61,14 +64,26 @@ const CHAIN = [
   ...blockLines(3, [epochEnded('2'), teamStats('2', [[A, [hex('d1')]]]), payout('2', hex('0f'), '5')]),
   ...blockLines(4, [
     epochEnded('3'),
-    teamStats('3', [[A, [hex('e1')]], [B, [hex('d2')]]]),
+    teamStats('3', [
+      [A, [hex('e1')]],
+      [B, [hex('d2')]],
+    ]),
     payout('3', '00', '7'),
     asset(hex('0f'), 'Fifteen', 'FIF', '2', '100', 'STATUS_ENABLED'),
     asset(hex('0f'), 'Fifteen dollars', 'FIF', '2', '100.5', 'STATUS_ENABLED'),
   ]),
 ].join('\n');
 
-const team = (id: string, name: string, referrer: string, members: number, createdAt: string, closed: boolean, epochs: number, eligible: number) =>
+const team = (
+  id: string,
+  name: string,
+  referrer: string,
+  members: number,
+  createdAt: string,
+  closed: boolean,
+  epochs: number,
+  eligible: number,
+) =>
   `{"id":"${id}","name":${JSON.stringify(name).replace('<', '\\u003c').replace('>', '\\u003e').replace('&', '\\u0026')},"referrer":"${referrer}","totalMembers":"${members}",` +
   `"createdAt":"${createdAt}","closed":${closed},"epochsWithStats":"${epochs}","eligibleEpochs":"${eligible}"}`;
 const TEAM_A = team(A, 'Alpha Owls', hex('d1'), 2, at(30), false, 3, 3);
@@ -77,7 +92,9 @@ const TEAM_C = team(C, 'gamma <&>', hex('d3'), 1, at(50), true, 0, 0);
 
 /** The cursor of a team: the data-node's referral-set cursor shape, (createdAt, id). */
 const cursor = (seconds: number, id: string) =>
-  Buffer.from(`{"CreatedAt":"${new Date(Number(T0 / 1_000_000n) + seconds * 1000).toISOString().replace('.000Z', 'Z')}","ID":"${id}"}`).toString('base64');
+  Buffer.from(
+    `{"CreatedAt":"${new Date(Number(T0 / 1_000_000n) + seconds * 1000).toISOString().replace('.000Z', 'Z')}","ID":"${id}"}`,
+  ).toString('base64');
 
 const page = (nodes: [string, string][], next: boolean, previous: boolean) =>
   `{"teams":{"edges":[${nodes.map(([n, c]) => `{"node":${n},"cursor":"${c}"}`).join(',')}],"pageInfo":{"hasNextPage":${next},"hasPreviousPage":${previous},` +
@@ -133,9 +150,18 @@ for (const kind of STORE_KINDS) {
 
     test('teams: paged with cursors both ways', async () => {
       assert.equal((await body('/explorer/api/teams?pagination.first=2')).text, page([EDGE_C, EDGE_B], true, false));
-      assert.equal((await body(`/explorer/api/teams?pagination.first=2&pagination.after=${encodeURIComponent(EDGE_B[1])}`)).text, page([EDGE_A], false, true));
-      assert.equal((await body(`/explorer/api/teams?pagination.last=1&pagination.before=${encodeURIComponent(EDGE_A[1])}`)).text, page([EDGE_B], true, true));
-      assert.equal((await body(`/explorer/api/teams?pagination.first=1&pagination.after=${encodeURIComponent(EDGE_A[1])}`)).text, page([], false, true));
+      assert.equal(
+        (await body(`/explorer/api/teams?pagination.first=2&pagination.after=${encodeURIComponent(EDGE_B[1])}`)).text,
+        page([EDGE_A], false, true),
+      );
+      assert.equal(
+        (await body(`/explorer/api/teams?pagination.last=1&pagination.before=${encodeURIComponent(EDGE_A[1])}`)).text,
+        page([EDGE_B], true, true),
+      );
+      assert.equal(
+        (await body(`/explorer/api/teams?pagination.first=1&pagination.after=${encodeURIComponent(EDGE_A[1])}`)).text,
+        page([], false, true),
+      );
     });
 
     test('teams: search by name (case-insensitive, literally) or id prefix', async () => {
@@ -156,11 +182,26 @@ for (const kind of STORE_KINDS) {
     test('errors keep the contract body', async () => {
       const invalidPagination = (inner: string) =>
         `{"code":3,"message":"InvalidArgument error","details":[{"@type":"type.googleapis.com/vega.ErrorDetail","code":10028,"message":"invalid pagination","inner":"${inner}"}]}`;
-      assert.equal((await body('/explorer/api/teams?pagination.first=0', 400)).text, invalidPagination('pagination limit must be in range 0-5000'));
-      assert.equal((await body('/explorer/api/teams?pagination.after=!!', 400)).text, invalidPagination('failed to decode after cursor: failed to decode cursor: illegal base64 data at input byte 0'));
-      assert.equal((await body(`/explorer/api/teams?pagination.after=${btoa('[]')}`, 400)).text, invalidPagination('failed to decode after cursor: invalid cursor'));
-      assert.equal((await body('/explorer/api/teams?search=a&search=b', 400)).text, '{"code":3,"message":"too many values for field \\"search\\": a, b","details":[]}');
-      assert.equal((await body('/explorer/api/teams?pagination.first=x', 400)).text, '{"code":3,"message":"parsing field \\"first\\": strconv.ParseInt: parsing \\"x\\": invalid syntax","details":[]}');
+      assert.equal(
+        (await body('/explorer/api/teams?pagination.first=0', 400)).text,
+        invalidPagination('pagination limit must be in range 0-5000'),
+      );
+      assert.equal(
+        (await body('/explorer/api/teams?pagination.after=!!', 400)).text,
+        invalidPagination('failed to decode after cursor: failed to decode cursor: illegal base64 data at input byte 0'),
+      );
+      assert.equal(
+        (await body(`/explorer/api/teams?pagination.after=${btoa('[]')}`, 400)).text,
+        invalidPagination('failed to decode after cursor: invalid cursor'),
+      );
+      assert.equal(
+        (await body('/explorer/api/teams?search=a&search=b', 400)).text,
+        '{"code":3,"message":"too many values for field \\"search\\": a, b","details":[]}',
+      );
+      assert.equal(
+        (await body('/explorer/api/teams?pagination.first=x', 400)).text,
+        '{"code":3,"message":"parsing field \\"first\\": strconv.ParseInt: parsing \\"x\\": invalid syntax","details":[]}',
+      );
       const notAllowed = await fetch(`${served.url}/explorer/api/overview`, { method: 'POST' });
       assert.equal(notAllowed.status, 501);
       assert.equal(await notAllowed.text(), '{"code":12,"message":"Method Not Allowed","details":[]}');
@@ -176,8 +217,13 @@ for (const kind of STORE_KINDS) {
     let server: Awaited<ReturnType<typeof startServer>>;
     before(async () => {
       ts = await createTestStore(kind);
-      for (const [height, status] of [[1, 'STATUS_PROPOSED'], [2, 'STATUS_ENABLED']] as const) {
-        const res = await runCli(['ingest', '-', ...ts.args], { stdin: `${blockLines(height, [asset(height === 1 ? '00' : 'VOTE', 'VOTE', 'VOTE', '5', '1', status)]).join('\n')}\n` });
+      for (const [height, status] of [
+        [1, 'STATUS_PROPOSED'],
+        [2, 'STATUS_ENABLED'],
+      ] as const) {
+        const res = await runCli(['ingest', '-', ...ts.args], {
+          stdin: `${blockLines(height, [asset(height === 1 ? '00' : 'VOTE', 'VOTE', 'VOTE', '5', '1', status)]).join('\n')}\n`,
+        });
         assert.equal(res.code, 0, res.stderr);
       }
       store = await ts.open();
@@ -191,7 +237,10 @@ for (const kind of STORE_KINDS) {
 
     test('a later run updates the stored asset', async () => {
       const res = await get(`${server.url}/explorer/api/assets`);
-      assert.equal(res.text, '{"assets":[{"id":"VOTE","symbol":"VOTE","name":"VOTE","decimals":"5","quantum":"1","status":"STATUS_ENABLED"}]}');
+      assert.equal(
+        res.text,
+        '{"assets":[{"id":"VOTE","symbol":"VOTE","name":"VOTE","decimals":"5","quantum":"1","status":"STATUS_ENABLED"}]}',
+      );
     });
   });
 }

@@ -52,7 +52,8 @@ for (const kind of STORE_KINDS) {
           const again = await get(served.url + c.request, { method: c.method ?? 'GET' });
           assert.equal(again.status, res.status);
           assert.equal(again.text, res.text);
-          for (const h of ['content-type', 'x-block-height', 'x-block-timestamp']) assert.equal(again.headers.get(h), res.headers.get(h), h);
+          for (const h of ['content-type', 'x-block-height', 'x-block-timestamp'])
+            assert.equal(again.headers.get(h), res.headers.get(h), h);
         });
       }
     });

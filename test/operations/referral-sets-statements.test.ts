@@ -32,7 +32,11 @@ test('a reused statement is the one made afresh, for every filter, cursor, direc
               const req: PageRequest<Position> = { direction, limit, cursor, newestFirst };
               const reused = referralSetsPage(filter, req);
               const afresh = referralSetsPageAfresh(filter, req);
-              assert.deepEqual(reused.sql, afresh.sql, JSON.stringify({ filter, req }, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+              assert.deepEqual(
+                reused.sql,
+                afresh.sql,
+                JSON.stringify({ filter, req }, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+              );
               assert.deepEqual(reused.params.values, afresh.params.values);
               checked++;
             }

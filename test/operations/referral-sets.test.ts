@@ -28,10 +28,16 @@ for (const kind of STORE_KINDS) {
       assert.equal(await assertPagingConsistent(byReferrer, 'referralSets', 1), 1);
       const bySet = `${server.url}/api/v2/referral-sets?referralSetId=${set.id.toUpperCase()}`;
       const one = (await get(bySet)).body as any;
-      assert.deepEqual(one.referralSets.edges.map((e: any) => e.node), [set]);
+      assert.deepEqual(
+        one.referralSets.edges.map((e: any) => e.node),
+        [set],
+      );
       // After the only row: empty page whose previous page exists.
       const afterIt = (await get(`${bySet}&pagination.after=${encodeURIComponent(one.referralSets.pageInfo.endCursor)}`)).body as any;
-      assert.deepEqual(afterIt.referralSets, { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: '', endCursor: '' } });
+      assert.deepEqual(afterIt.referralSets, {
+        edges: [],
+        pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: '', endCursor: '' },
+      });
     });
 
     test('a pagination field that precedence ignores is not validated (contract §7)', async () => {
@@ -57,22 +63,27 @@ for (const kind of STORE_KINDS) {
     });
 
     test('headers: block height and time, CORS, gzip, HEAD, OPTIONS, pretty', async () => {
-      const res = await fetch(`${server.url}/api/v2/referral-sets?pagination.first=1`, { headers: { origin: 'https://wallet.example', 'accept-encoding': 'gzip' } });
+      const res = await fetch(`${server.url}/api/v2/referral-sets?pagination.first=1`, {
+        headers: { origin: 'https://wallet.example', 'accept-encoding': 'gzip' },
+      });
       assert.equal(res.headers.get('x-block-height'), '5121');
       assert.equal(res.headers.get('x-block-timestamp'), '1709252110000000000');
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
       const big = await fetch(`${server.url}/api/v2/referral-sets`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(big.headers.get('content-encoding'), 'gzip');
-      assert.equal((await big.json() as any).referralSets.edges.length, 13);
+      assert.equal(((await big.json()) as any).referralSets.edges.length, 13);
       const head = await fetch(`${server.url}/api/v2/referral-sets`, { method: 'HEAD' });
       assert.equal(head.status, 200);
       assert.equal(await head.text(), '');
-      const pre = await fetch(`${server.url}/api/v2/referral-sets`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+      const pre = await fetch(`${server.url}/api/v2/referral-sets`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+      });
       assert.equal(pre.status, 204);
       assert.equal(pre.headers.get('access-control-allow-origin'), '*');
       assert.match(pre.headers.get('access-control-allow-methods') ?? '', /GET/);
       const pretty = await get(`${server.url}/api/v2/referral-sets?pagination.first=1&pretty`);
-      assert.match(pretty.text, /^\{\n  "referralSets": \{\n    "edges": \[/);
+      assert.match(pretty.text, /^\{\n {2}"referralSets": \{\n {4}"edges": \[/);
     });
   });
 
@@ -86,19 +97,32 @@ for (const kind of STORE_KINDS) {
         for (let i = 0; i < SETS / 200; i++) {
           const n = b * (SETS / 200) + i;
           const id = n.toString(16).padStart(64, '0');
-          events.push(setCreated(id, hex('aa').slice(0, 60) + (n % 500).toString(16).padStart(4, '0'), String(1700000000000000000n + BigInt(Math.floor(n / 3)) * 1000n)));
+          events.push(
+            setCreated(
+              id,
+              hex('aa').slice(0, 60) + (n % 500).toString(16).padStart(4, '0'),
+              String(1700000000000000000n + BigInt(Math.floor(n / 3)) * 1000n),
+            ),
+          );
           if (n % 10 === 0) events.push(refereeJoined(id, n.toString(16).padStart(64, 'e'), '1'));
         }
         lines.push(...blockLines(b + 1, events));
       }
       return lines.join('\n');
     }
-    const served = useServedStore(kind, { ingest: { stdin: chain() }, server: false, fill: (store) => store.query('ANALYZE').then(() => {}) });
+    const served = useServedStore(kind, {
+      ingest: { stdin: chain() },
+      server: false,
+      fill: (store) => store.query('ANALYZE').then(() => {}),
+    });
 
     // A page reads at most limit + 1 index entries, plus one for the boundary flag.
     const cases: [string, string][] = [
       ['first page', 'pagination.first=50'],
-      ['deep page via after', `pagination.first=50&pagination.after=${Buffer.from(`{"CreatedAt":"2023-11-14T22:13:20.000003Z","ID":"${'0'.repeat(60)}2710"}`).toString('base64')}`],
+      [
+        'deep page via after',
+        `pagination.first=50&pagination.after=${Buffer.from(`{"CreatedAt":"2023-11-14T22:13:20.000003Z","ID":"${'0'.repeat(60)}2710"}`).toString('base64')}`,
+      ],
       ['last page', 'pagination.last=50&pagination.newestFirst=false'],
       ['referrer filter', `referrer=${hex('aa').slice(0, 60)}0007&pagination.first=10`],
       ['referee filter', `referee=${(10).toString(16).padStart(64, 'e')}`],

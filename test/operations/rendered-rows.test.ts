@@ -33,12 +33,19 @@ const RENDERED = [
     fn: 'epoch_reward_summaries_render',
     node: (r: string) => messageJsonSql(EPOCH_REWARD_SUMMARY, r),
     cursor: (r: string) =>
-      summaryCursorSql(`${r}.epoch::text`, sqlId(`${r}.asset_id`), sqlId(`${r}.market_id`), sqlPlainString(`${r}.reward_type`), `${r}.amount::text`),
+      summaryCursorSql(
+        `${r}.epoch::text`,
+        sqlId(`${r}.asset_id`),
+        sqlId(`${r}.market_id`),
+        sqlPlainString(`${r}.reward_type`),
+        `${r}.amount::text`,
+      ),
   },
 ];
 
 /** The body a trigger function must have: the operation's SQL over NEW. */
-const triggerBody = (r: (typeof RENDERED)[number]) => `\nBEGIN\n  NEW.node := ${r.node('NEW')};\n  NEW.cursor := ${r.cursor('NEW')};\n  RETURN NEW;\nEND\n`;
+const triggerBody = (r: (typeof RENDERED)[number]) =>
+  `\nBEGIN\n  NEW.node := ${r.node('NEW')};\n  NEW.cursor := ${r.cursor('NEW')};\n  RETURN NEW;\nEND\n`;
 
 const SET = hex('5a');
 const ASSET = hex('a5');
@@ -50,21 +57,29 @@ const ASSET = hex('a5');
 const CHAIN = [
   readFileSync(`${FIXTURES}epoch-summaries.ndjson`, 'utf8').trimEnd(),
   ...blockLines(900_001, [setCreated(SET, hex('5b'), '1700000000123456789'), payout('7', ASSET, '5')]),
-  ...blockLines(900_002, [refereeJoined(SET, hex('5c'), '7'), refereeJoined(SET, hex('5d'), '7'), payout('7', ASSET, '18446744073709551615')]),
+  ...blockLines(900_002, [
+    refereeJoined(SET, hex('5c'), '7'),
+    refereeJoined(SET, hex('5d'), '7'),
+    payout('7', ASSET, '18446744073709551615'),
+  ]),
 ].join('\n');
 
 for (const kind of STORE_KINDS) {
   describe(`rendered rows on ${kind}`, () => {
     const served = useServedStore(kind, { ingest: { stdin: `${CHAIN}\n`, args: ['--batch-events', '1'] } });
 
-    test('the triggers run the operations\' SQL', async () => {
+    test("the triggers run the operations' SQL", async () => {
       for (const r of RENDERED) {
         const [fn] = await served.store.query<{ prosrc: string }>('SELECT prosrc FROM pg_proc WHERE proname = $1', [r.fn]);
-        assert.equal(fn?.prosrc, triggerBody(r), `${r.fn}: a changed node or cursor needs a migration replacing the function with this body`);
+        assert.equal(
+          fn?.prosrc,
+          triggerBody(r),
+          `${r.fn}: a changed node or cursor needs a migration replacing the function with this body`,
+        );
       }
     });
 
-    test('every stored node and cursor is the operation\'s rendering of the row, also after later blocks change it', async () => {
+    test("every stored node and cursor is the operation's rendering of the row, also after later blocks change it", async () => {
       for (const r of RENDERED) {
         const [stale] = await served.store.query<{ rows: string; stale: string }>(
           `SELECT count(*)::text AS rows, count(*) FILTER (WHERE t.node <> ${r.node('t')} OR t.cursor <> ${r.cursor('t')})::text AS stale FROM ${r.table} AS t`,
@@ -80,9 +95,15 @@ for (const kind of STORE_KINDS) {
         updatedAt: '1700000000123456000',
         totalMembers: '3',
       });
-      assert.equal(Buffer.from(set.referralSets.edges[0].cursor, 'base64').toString(), `{"CreatedAt":"2023-11-14T22:13:20.123456Z","ID":"${SET}"}`);
+      assert.equal(
+        Buffer.from(set.referralSets.edges[0].cursor, 'base64').toString(),
+        `{"CreatedAt":"2023-11-14T22:13:20.123456Z","ID":"${SET}"}`,
+      );
       const sums = (await get(`${served.url}/api/v2/rewards/epoch/summaries?filter.assetIds=${ASSET}`)).body as any;
-      assert.deepEqual(sums.summaries.edges.map((e: any) => e.node.amount), ['18446744073709551620']);
+      assert.deepEqual(
+        sums.summaries.edges.map((e: any) => e.node.amount),
+        ['18446744073709551620'],
+      );
     });
   });
 }

@@ -35,11 +35,22 @@ function badId(id: string) {
   return {
     code: 3,
     message: 'InvalidArgument error',
-    details: [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10000, message: 'failed to list team referees', inner: `decoding '${id}': not a valid hex id (or well known exception)` }],
+    details: [
+      {
+        '@type': 'type.googleapis.com/vega.ErrorDetail',
+        code: 10000,
+        message: 'failed to list team referees',
+        inner: `decoding '${id}': not a valid hex id (or well known exception)`,
+      },
+    ],
   };
 }
 function badPagination(inner: string) {
-  return { code: 3, message: 'InvalidArgument error', details: [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10028, message: 'invalid pagination', inner }] };
+  return {
+    code: 3,
+    message: 'InvalidArgument error',
+    details: [{ '@type': 'type.googleapis.com/vega.ErrorDetail', code: 10028, message: 'invalid pagination', inner }],
+  };
 }
 
 async function page(url: string): Promise<Page> {
@@ -90,7 +101,13 @@ function generatedChain(): string {
     })),
     {
       type: 'BUS_EVENT_TYPE_TRANSFER',
-      transfer: { id: hex('7c'), gameId: GAME, status: 'STATUS_PENDING', timestamp: String(ts), recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } },
+      transfer: {
+        id: hex('7c'),
+        gameId: GAME,
+        status: 'STATUS_PENDING',
+        timestamp: String(ts),
+        recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } },
+      },
     },
   ]);
   const reward = (i: number, e: number, quantumAmount: string) => ({
@@ -125,7 +142,7 @@ function generatedChain(): string {
   }
   // Epoch 4 is under way: a reward for it creates a row beyond the latest ended epoch.
   block([reward(31, 4, '5')]);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The expected node of member i over the window's epochs. */
@@ -170,7 +187,12 @@ for (const kind of STORE_KINDS) {
           [hex('67'), '7001', '4', '1'],
         ],
       );
-      assert.deepEqual(p.pageInfo, { hasNextPage: false, hasPreviousPage: false, startCursor: cursorOf(hex('61')), endCursor: cursorOf(hex('67')) });
+      assert.deepEqual(p.pageInfo, {
+        hasNextPage: false,
+        hasPreviousPage: false,
+        startCursor: cursorOf(hex('61')),
+        endCursor: cursorOf(hex('67')),
+      });
       assert.deepEqual(
         p.edges.map((e) => e.cursor),
         p.edges.map((e) => cursorOf(e.node.partyId)),
@@ -208,7 +230,10 @@ for (const kind of STORE_KINDS) {
         pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: '', endCursor: '' },
       });
       // Descending display (default): after 64 comes 63; oldest first: after 62 comes 63.
-      const onlyPage = { edges: only, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: cursorOf(party), endCursor: cursorOf(party) } };
+      const onlyPage = {
+        edges: only,
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: cursorOf(party), endCursor: cursorOf(party) },
+      };
       assert.deepEqual(await q(`pagination.first=1&pagination.after=${c('64')}`), onlyPage);
       assert.deepEqual(await q(`pagination.first=1&pagination.after=${c('62')}&pagination.newestFirst=false`), onlyPage);
       assert.deepEqual(await q(`pagination.last=1&pagination.before=${c('62')}`), onlyPage);
@@ -223,7 +248,10 @@ for (const kind of STORE_KINDS) {
     test('a cursor without its ID key is the empty id, before every party', async () => {
       const empty = encodeURIComponent(Buffer.from('{}').toString('base64'));
       const p = await page(`${team6()}&pagination.newestFirst=false&pagination.first=2&pagination.after=${empty}`);
-      assert.deepEqual(p.edges.map((e) => e.node.partyId), [hex('61'), hex('62')]);
+      assert.deepEqual(
+        p.edges.map((e) => e.node.partyId),
+        [hex('61'), hex('62')],
+      );
       assert.equal(p.pageInfo.hasPreviousPage, false);
       assert.equal(p.pageInfo.hasNextPage, true);
     });
@@ -238,12 +266,21 @@ for (const kind of STORE_KINDS) {
         // The team is checked before the party.
         [`${base}/zz/stats?partyId=yy`, badId('zz')],
         // Faults in order: query parsing, then pagination, then ids.
-        [`${base}/zz/stats?partyId=yy&aggregationEpochs=x`, { code: 3, message: 'parsing field "aggregation_epochs": strconv.ParseUint: parsing "x": invalid syntax', details: [] }],
+        [
+          `${base}/zz/stats?partyId=yy&aggregationEpochs=x`,
+          { code: 3, message: 'parsing field "aggregation_epochs": strconv.ParseUint: parsing "x": invalid syntax', details: [] },
+        ],
         [`${base}/zz/stats?partyId=yy&pagination.first=0`, badPagination('pagination limit must be in range 0-5000')],
         [`${base}/zz/stats?pagination.after=`, badPagination('failed to decode after cursor: cursor is empty')],
         // A cursor whose id is not hex is an invalid cursor.
-        [`${base}/${hex('a6')}/stats?pagination.after=${encodeURIComponent(cursorOf('zz'))}`, badPagination('failed to decode after cursor: invalid cursor')],
-        [`${base}/${hex('a6')}/stats?pagination.last=1&pagination.before=${encodeURIComponent(Buffer.from('{"ID":5}').toString('base64'))}`, badPagination('failed to decode before cursor: invalid cursor')],
+        [
+          `${base}/${hex('a6')}/stats?pagination.after=${encodeURIComponent(cursorOf('zz'))}`,
+          badPagination('failed to decode after cursor: invalid cursor'),
+        ],
+        [
+          `${base}/${hex('a6')}/stats?pagination.last=1&pagination.before=${encodeURIComponent(Buffer.from('{"ID":5}').toString('base64'))}`,
+          badPagination('failed to decode before cursor: invalid cursor'),
+        ],
       ];
       for (const [url, body] of cases) {
         const res = await get(url);
@@ -321,18 +358,38 @@ for (const kind of STORE_KINDS) {
       assert.equal(p.edges[8]!.node.partyId, 'fBTC');
       assert.equal(p.pageInfo.endCursor, cursorOf('fBTC'));
       assert.equal(p.pageInfo.hasNextPage, true);
-      const next = await page(url(`aggregationEpochs=3&pagination.newestFirst=false&pagination.first=2&pagination.after=${encodeURIComponent(p.pageInfo.endCursor)}`));
-      assert.deepEqual(next.edges.map((e) => e.node.partyId), [hex('0a'), hex('0b')]);
+      const next = await page(
+        url(
+          `aggregationEpochs=3&pagination.newestFirst=false&pagination.first=2&pagination.after=${encodeURIComponent(p.pageInfo.endCursor)}`,
+        ),
+      );
+      assert.deepEqual(
+        next.edges.map((e) => e.node.partyId),
+        [hex('0a'), hex('0b')],
+      );
       assert.equal(next.pageInfo.hasPreviousPage, true);
       // The cursor given as hex is the same position.
-      const same = await page(url(`aggregationEpochs=3&pagination.newestFirst=false&pagination.first=2&pagination.after=${encodeURIComponent(cursorOf('09'))}`));
+      const same = await page(
+        url(`aggregationEpochs=3&pagination.newestFirst=false&pagination.first=2&pagination.after=${encodeURIComponent(cursorOf('09'))}`),
+      );
       assert.deepEqual(same, next);
-      const back = await page(url(`aggregationEpochs=3&pagination.last=1&pagination.before=${encodeURIComponent(cursorOf('0a'.repeat(32)))}`));
-      assert.deepEqual(back.edges.map((e) => e.node.partyId), [hex('0b')]);
+      const back = await page(
+        url(`aggregationEpochs=3&pagination.last=1&pagination.before=${encodeURIComponent(cursorOf('0a'.repeat(32)))}`),
+      );
+      assert.deepEqual(
+        back.edges.map((e) => e.node.partyId),
+        [hex('0b')],
+      );
     });
 
-    test('plan: per party, one index-only range of team_member_stats in epoch order and one of team_party_games, and no sort but the parties\'', async () => {
-      const [plan] = await explainOperation(ctx.store, listTeamMembersStatistics, 'aggregationEpochs=3', { teamId: TEAM }, { enable_seqscan: 'off' });
+    test("plan: per party, one index-only range of team_member_stats in epoch order and one of team_party_games, and no sort but the parties'", async () => {
+      const [plan] = await explainOperation(
+        ctx.store,
+        listTeamMembersStatistics,
+        'aggregationEpochs=3',
+        { teamId: TEAM },
+        { enable_seqscan: 'off' },
+      );
       // Per shown party: its window's rows by one range of the primary key, which carries the
       // columns read (rows of a party lie on as many heap pages as it has epochs)...
       const scans = [...plan!.matchAll(/Index Only Scan using team_member_stats_pkey on team_member_stats s .*loops=(\d+)\)/g)];

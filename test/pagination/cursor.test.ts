@@ -23,7 +23,11 @@ test('cursor JSON: case-insensitive keys, zero values, type errors', () => {
   assert.equal(cursorField.id(decodeCursorObject(encodeCursor('{"asset_id":"fBTC"}')), 'asset_id'), '09');
   assert.equal(cursorField.id(decodeCursorObject(encodeCursor('{}')), 'ID'), '');
   assert.equal(cursorField.int64(decodeCursorObject(encodeCursor('{"epoch_id":12}')), 'epoch_id'), 12n);
-  const invalid = (c: string, read: (f: Map<string, unknown>) => unknown) => assert.throws(() => read(decodeCursorObject(c)), (e: Error) => e instanceof CursorError && e.message === 'invalid cursor');
+  const invalid = (c: string, read: (f: Map<string, unknown>) => unknown) =>
+    assert.throws(
+      () => read(decodeCursorObject(c)),
+      (e: Error) => e instanceof CursorError && e.message === 'invalid cursor',
+    );
   invalid(encodeCursor('{"epoch_id":1.5}'), (f) => cursorField.int64(f, 'epoch_id'));
   invalid(encodeCursor('{"epoch_id":"1"}'), (f) => cursorField.int64(f, 'epoch_id'));
   // Go decodes neither spelling into an int64, though each names a whole number.

@@ -18,8 +18,8 @@ function goRfc3339Nano(ns: bigint): string {
     frac += 1_000_000_000n;
     secs -= 1n;
   }
-  const fraction = frac === 0n ? '' : '.' + frac.toString().padStart(9, '0').replace(/0+$/, '');
-  return new Date(Number(secs) * 1000).toISOString().slice(0, 19) + fraction + 'Z';
+  const fraction = frac === 0n ? '' : `.${frac.toString().padStart(9, '0').replace(/0+$/, '')}`;
+  return `${new Date(Number(secs) * 1000).toISOString().slice(0, 19) + fraction}Z`;
 }
 
 for (const kind of STORE_KINDS) {
@@ -29,21 +29,39 @@ for (const kind of STORE_KINDS) {
 
     test('RFC3339Nano: fractions trimmed, none when whole, times before 1970, the int64 range', async () => {
       const times = [
-        1709251740123456000n, 1709250000250000000n, 1709250000000000000n, 1n, 0n, -1n, -1_000_000_000n, -1_500_000_000n,
-        999_999_999n, 951_782_400_000_000_000n, -(2n ** 63n), 2n ** 63n - 1n,
+        1709251740123456000n,
+        1709250000250000000n,
+        1709250000000000000n,
+        1n,
+        0n,
+        -1n,
+        -1_000_000_000n,
+        -1_500_000_000n,
+        999_999_999n,
+        951_782_400_000_000_000n,
+        -(2n ** 63n),
+        2n ** 63n - 1n,
       ];
       for (const ns of times) assert.equal(await one(sqlRfc3339Nanos('$1::bigint'), [String(ns)]), goRfc3339Nano(ns), String(ns));
       assert.equal(await one(sqlRfc3339Nanos('$1::bigint'), ['1709250000250000000']), '2024-02-29T23:40:00.25Z');
     });
 
     test('base64: padded, standard alphabet, no line breaks however long', async () => {
-      for (const text of ['', 'a', 'ab', 'abc', '{"ID":"' + 'f'.repeat(300) + '"}', 'é ü ✓ <>&']) {
+      for (const text of ['', 'a', 'ab', 'abc', `{"ID":"${'f'.repeat(300)}"}`, 'é ü ✓ <>&']) {
         assert.equal(await one(sqlBase64('$1::text'), [text]), Buffer.from(text, 'utf8').toString('base64'), text);
       }
     });
 
     test('ids: lowercase hex, well-known names for their one-byte ids, the empty id', async () => {
-      const cases: [string, string][] = [['00', 'VOTE'], ['09', 'fBTC'], ['0c', 'fUSDC'], ['0d', '0d'], ['09ab', '09ab'], ['', ''], ['ABCDEF', 'abcdef']];
+      const cases: [string, string][] = [
+        ['00', 'VOTE'],
+        ['09', 'fBTC'],
+        ['0c', 'fUSDC'],
+        ['0d', '0d'],
+        ['09ab', '09ab'],
+        ['', ''],
+        ['ABCDEF', 'abcdef'],
+      ];
       for (const [hex, shown] of cases) assert.equal(await one(sqlId(`decode($1, 'hex')`), [hex]), shown, hex);
     });
 

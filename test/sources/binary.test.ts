@@ -32,7 +32,9 @@ function decodeAll(bytes: Buffer, chunkBytes = bytes.length): BinaryEvent[] {
 
 test('the real event file decodes to the same events as its JSON twin, record for record', () => {
   const binary = decodeAll(gunzipSync(readFileSync(`${VEGA}.evts.gz`)));
-  const lines = readFileSync(`${VEGA}.ndjson`, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(`${VEGA}.ndjson`, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const json = lines.flatMap((l, i) => decodeLine(l, i + 1));
   assert.equal(binary.length, 31_837);
   assert.equal(json.length, binary.length);
@@ -50,30 +52,118 @@ const hex = (n: number) => n.toString(16).padStart(64, '0');
 
 /** Events in their JSON form covering every payload of our schema, defaults, optionals, negatives. */
 const JSON_EVENTS: Record<string, unknown>[] = [
-  { id: '7-0', block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', version: 1, chainId: 'c', beginBlock: { height: '7', timestamp: '1700000000000000000', hash: 'ab' } },
+  {
+    id: '7-0',
+    block: 'AB',
+    type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+    version: 1,
+    chainId: 'c',
+    beginBlock: { height: '7', timestamp: '1700000000000000000', hash: 'ab' },
+  },
   { id: '7-1', type: 'BUS_EVENT_TYPE_TIME_UPDATE', timeUpdate: { timestamp: '1700000000000000000' } },
-  { id: '7-2', type: 'BUS_EVENT_TYPE_EPOCH_UPDATE', epochEvent: { seq: '0', action: 'EPOCH_ACTION_END', startTime: '1', expireTime: '2', endTime: '-6795364578871345152' } },
-  { id: '7-3', type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED', referralSetCreated: { setId: hex(1), referrer: hex(2), createdAt: '5', updatedAt: '0' } },
-  { id: '7-4', type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET', refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '18446744073709551615' } },
-  { id: '7-5', type: 'BUS_EVENT_TYPE_TEAM_CREATED', teamCreated: { teamId: hex(4), referrer: hex(2), name: 'Ü team', teamUrl: '', createdAt: '7', closed: true, atEpoch: '1', allowList: [hex(3), hex(5)] } },
-  { id: '7-6', type: 'BUS_EVENT_TYPE_TEAM_UPDATED', teamUpdated: { teamId: hex(4), name: 'n', avatarUrl: 'https://a', closed: false, allowList: [] } },
-  { id: '7-7', type: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM', refereeJoinedTeam: { teamId: hex(4), referee: hex(3), joinedAt: '8', atEpoch: '2' } },
-  { id: '7-8', type: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM', refereeSwitchedTeam: { fromTeamId: hex(4), toTeamId: '', referee: hex(3), switchedAt: '9', atEpoch: '2' } },
+  {
+    id: '7-2',
+    type: 'BUS_EVENT_TYPE_EPOCH_UPDATE',
+    epochEvent: { seq: '0', action: 'EPOCH_ACTION_END', startTime: '1', expireTime: '2', endTime: '-6795364578871345152' },
+  },
+  {
+    id: '7-3',
+    type: 'BUS_EVENT_TYPE_REFERRAL_SET_CREATED',
+    referralSetCreated: { setId: hex(1), referrer: hex(2), createdAt: '5', updatedAt: '0' },
+  },
+  {
+    id: '7-4',
+    type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
+    refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '18446744073709551615' },
+  },
+  {
+    id: '7-5',
+    type: 'BUS_EVENT_TYPE_TEAM_CREATED',
+    teamCreated: {
+      teamId: hex(4),
+      referrer: hex(2),
+      name: 'Ü team',
+      teamUrl: '',
+      createdAt: '7',
+      closed: true,
+      atEpoch: '1',
+      allowList: [hex(3), hex(5)],
+    },
+  },
+  {
+    id: '7-6',
+    type: 'BUS_EVENT_TYPE_TEAM_UPDATED',
+    teamUpdated: { teamId: hex(4), name: 'n', avatarUrl: 'https://a', closed: false, allowList: [] },
+  },
+  {
+    id: '7-7',
+    type: 'BUS_EVENT_TYPE_REFEREE_JOINED_TEAM',
+    refereeJoinedTeam: { teamId: hex(4), referee: hex(3), joinedAt: '8', atEpoch: '2' },
+  },
+  {
+    id: '7-8',
+    type: 'BUS_EVENT_TYPE_REFEREE_SWITCHED_TEAM',
+    refereeSwitchedTeam: { fromTeamId: hex(4), toTeamId: '', referee: hex(3), switchedAt: '9', atEpoch: '2' },
+  },
   {
     id: '7-9',
     type: 'BUS_EVENT_TYPE_TEAMS_STATS_UPDATED',
-    teamsStatsUpdated: { atEpoch: '2', stats: [{ teamId: hex(4), membersStats: [{ partyId: hex(3), notionalVolume: '12' }, { partyId: hex(2), notionalVolume: '-1' }] }, { teamId: hex(6) }] },
+    teamsStatsUpdated: {
+      atEpoch: '2',
+      stats: [
+        {
+          teamId: hex(4),
+          membersStats: [
+            { partyId: hex(3), notionalVolume: '12' },
+            { partyId: hex(2), notionalVolume: '-1' },
+          ],
+        },
+        { teamId: hex(6) },
+      ],
+    },
   },
-  { id: '7-10', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), status: 'STATUS_DONE', timestamp: '3', gameId: hex(8), recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } } },
+  {
+    id: '7-10',
+    type: 'BUS_EVENT_TYPE_TRANSFER',
+    transfer: {
+      id: hex(9),
+      status: 'STATUS_DONE',
+      timestamp: '3',
+      gameId: hex(8),
+      recurring: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } },
+    },
+  },
   { id: '7-11', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(9), recurring: {} } },
-  { id: '7-20', type: 'BUS_EVENT_TYPE_TRANSFER', transfer: { id: hex(11), gameId: hex(12), recurringGovernance: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } } },
+  {
+    id: '7-20',
+    type: 'BUS_EVENT_TYPE_TRANSFER',
+    transfer: { id: hex(11), gameId: hex(12), recurringGovernance: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } },
+  },
   {
     id: '7-12',
     type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
-    rewardPayout: { party: hex(3), epochSeq: '2', asset: hex(7), amount: '123456789012345678901234567890', percentOfTotalReward: '0.5', timestamp: '4', rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', quantumAmount: '2.5', gameId: hex(8) },
+    rewardPayout: {
+      party: hex(3),
+      epochSeq: '2',
+      asset: hex(7),
+      amount: '123456789012345678901234567890',
+      percentOfTotalReward: '0.5',
+      timestamp: '4',
+      rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD',
+      quantumAmount: '2.5',
+      gameId: hex(8),
+    },
   },
-  { id: '7-13', type: 'BUS_EVENT_TYPE_ASSET', asset: { id: 'VOTE', details: { name: 'VOTE', symbol: 'VOTE', decimals: '18', quantum: '1' }, status: 'STATUS_ENABLED' } },
-  { id: '7-14', type: 'BUS_EVENT_TYPE_MARKET_DATA', marketData: { market: hex(10), markPrice: '100', n: 3, flag: true, depth: [{ p: '1' }, { p: '2' }] } },
+  {
+    id: '7-13',
+    type: 'BUS_EVENT_TYPE_ASSET',
+    asset: { id: 'VOTE', details: { name: 'VOTE', symbol: 'VOTE', decimals: '18', quantum: '1' }, status: 'STATUS_ENABLED' },
+  },
+  {
+    id: '7-14',
+    type: 'BUS_EVENT_TYPE_MARKET_DATA',
+    marketData: { market: hex(10), markPrice: '100', n: 3, flag: true, depth: [{ p: '1' }, { p: '2' }] },
+  },
   { id: '7-15', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: '7' } },
 ];
 const OTHERS = new Map([['marketData', { field: 111 }]]);
@@ -94,7 +184,11 @@ test('records come out whole however the bytes are cut: inside the size, the seq
   const bytes = Buffer.concat(JSON_EVENTS.map((e, i) => eventRecord(BigInt(i), encodeBusEvent(e, OTHERS))));
   const whole = decodeAll(bytes).map((e) => `${e.at && 'offset' in e.at ? e.at.offset : ''} ${comparable(e)}`);
   for (const size of [1, 2, 3, 5, 11, 13, 64]) {
-    assert.deepEqual(decodeAll(bytes, size).map((e) => `${'offset' in e.at ? e.at.offset : ''} ${comparable(e)}`), whole, `chunks of ${size}`);
+    assert.deepEqual(
+      decodeAll(bytes, size).map((e) => `${'offset' in e.at ? e.at.offset : ''} ${comparable(e)}`),
+      whole,
+      `chunks of ${size}`,
+    );
   }
   // A partial record waits: pushing it yields nothing until the rest comes.
   const reader = new EventRecordReader();
@@ -136,7 +230,10 @@ function inputError(f: () => unknown): string {
 test('bad bytes: clear errors naming the byte offset, the event and the field', () => {
   const decode = (bytes: Buffer) => decodeBusEvent(bytes, 0, bytes.length, { offset: 40 });
   const good = encodeBusEvent(JSON_EVENTS[3]!);
-  assert.match(inputError(() => decode(good.subarray(0, good.length - 3))), /^byte 40, event 7-3: not a protobuf BusEvent \(length \d+ at byte \d+ runs past the end of the message\)$/);
+  assert.match(
+    inputError(() => decode(good.subarray(0, good.length - 3))),
+    /^byte 40, event 7-3: not a protobuf BusEvent \(length \d+ at byte \d+ runs past the end of the message\)$/,
+  );
   assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, referralSetCreated: { setId: 'zz', referrer: hex(2) } }))),
     'byte 40, event 7-3, field referralSetCreated.setId: not a hex id: "zz"',
@@ -145,15 +242,30 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, type: 'BUS_EVENT_TYPE_TRANSFER' }))),
     'byte 40, event 7-3, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated',
   );
-  assert.equal(inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, id: '7x3' }))), 'byte 40, event 7x3, field id: expected "<block height>-<sequence>", got "7x3"');
-  assert.equal(inputError(() => decode(Buffer.from([0x0a, 0x03, 0x31, 0x2d, 0x31, 0xff]))), 'byte 40, event 1-1: not a protobuf BusEvent (message ends inside a varint at byte 6)');
+  assert.equal(
+    inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, id: '7x3' }))),
+    'byte 40, event 7x3, field id: expected "<block height>-<sequence>", got "7x3"',
+  );
+  assert.equal(
+    inputError(() => decode(Buffer.from([0x0a, 0x03, 0x31, 0x2d, 0x31, 0xff]))),
+    'byte 40, event 1-1: not a protobuf BusEvent (message ends inside a varint at byte 6)',
+  );
 
   const records = Buffer.concat([eventRecord(0n, good), eventRecord(1n, good)]);
-  assert.equal(inputError(() => decodeAll(records.subarray(0, records.length - 1))), `byte ${good.length + 12}: the record of ${good.length + 8} bytes runs past the end of the input (${good.length + 7} bytes left)`);
-  assert.equal(inputError(() => decodeAll(records.subarray(0, good.length + 14))), `byte ${good.length + 12}: the file ends inside a record's size (2 of 4 bytes)`);
+  assert.equal(
+    inputError(() => decodeAll(records.subarray(0, records.length - 1))),
+    `byte ${good.length + 12}: the record of ${good.length + 8} bytes runs past the end of the input (${good.length + 7} bytes left)`,
+  );
+  assert.equal(
+    inputError(() => decodeAll(records.subarray(0, good.length + 14))),
+    `byte ${good.length + 12}: the file ends inside a record's size (2 of 4 bytes)`,
+  );
   const huge = Buffer.from(records);
   huge.writeUInt32BE(0x7fffffff, good.length + 12);
-  assert.equal(inputError(() => decodeAll(huge)), `byte ${good.length + 12}: record size 2147483647 is not an event-file record (expected 8 to 67108864)`);
+  assert.equal(
+    inputError(() => decodeAll(huge)),
+    `byte ${good.length + 12}: record size 2147483647 is not an event-file record (expected 8 to 67108864)`,
+  );
 });
 
 test('strings are strict UTF-8 (a real U+FFFD passes); the chain id and the height follow each event however they repeat', () => {
@@ -169,16 +281,42 @@ test('strings are strict UTF-8 (a real U+FFFD passes); the chain id and the heig
     const bytes = w.finish();
     return decodeBusEvent(bytes, 0, bytes.length, { offset: 0 });
   };
-  const seen = [event('12-1', 'chain-a'), event('12-2', 'chain-a'), event('12-3', 'chain-b'), event('123-1', 'chain-b'), event('1-1', 'chain-é'), event('1-2', '')];
+  const seen = [
+    event('12-1', 'chain-a'),
+    event('12-2', 'chain-a'),
+    event('12-3', 'chain-b'),
+    event('123-1', 'chain-b'),
+    event('1-1', 'chain-é'),
+    event('1-2', ''),
+  ];
   assert.deepEqual(
     seen.map((e) => [e.height, e.chainId]),
-    [[12n, 'chain-a'], [12n, 'chain-a'], [12n, 'chain-b'], [123n, 'chain-b'], [1n, 'chain-é'], [1n, '']],
+    [
+      [12n, 'chain-a'],
+      [12n, 'chain-a'],
+      [12n, 'chain-b'],
+      [123n, 'chain-b'],
+      [1n, 'chain-é'],
+      [1n, ''],
+    ],
   );
-  assert.equal(inputError(() => event('12-', 'c')), 'byte 0, event 12-, field id: expected "<block height>-<sequence>", got "12-"');
-  assert.equal(inputError(() => event('1-2x', 'c')), 'byte 0, event 1-2x, field id: expected "<block height>-<sequence>", got "1-2x"');
+  assert.equal(
+    inputError(() => event('12-', 'c')),
+    'byte 0, event 12-, field id: expected "<block height>-<sequence>", got "12-"',
+  );
+  assert.equal(
+    inputError(() => event('1-2x', 'c')),
+    'byte 0, event 1-2x, field id: expected "<block height>-<sequence>", got "1-2x"',
+  );
   assert.equal((event('1-3', 'c', 'a \uFFFD b').body as { name: string }).name, 'a \uFFFD b');
-  assert.match(inputError(() => event('1-4', 'c', Buffer.from([0x61, 0xc3]))), /^byte 0, event 1-4, field teamUpdated: not a protobuf teamUpdated \(invalid UTF-8 in a string at byte \d+\)$/);
-  assert.match(inputError(() => event('1-5', Buffer.from([0xed, 0xa0, 0x80]))), /^byte 0, event 1-5: not a protobuf BusEvent \(invalid UTF-8 in a string at byte \d+\)$/);
+  assert.match(
+    inputError(() => event('1-4', 'c', Buffer.from([0x61, 0xc3]))),
+    /^byte 0, event 1-4, field teamUpdated: not a protobuf teamUpdated \(invalid UTF-8 in a string at byte \d+\)$/,
+  );
+  assert.match(
+    inputError(() => event('1-5', Buffer.from([0xed, 0xa0, 0x80]))),
+    /^byte 0, event 1-5: not a protobuf BusEvent \(invalid UTF-8 in a string at byte \d+\)$/,
+  );
 });
 
 test('reward payouts read straight off the wire decode as the general path does, whatever their shape', () => {
@@ -231,7 +369,11 @@ test('reward payouts read straight off the wire decode as the general path does,
     const e = { ...event, rewardPayout: { ...payout, ...changes } };
     const bytes = encodeBusEvent(e);
     const binary = outcome(() => decodeBusEvent(bytes, 0, bytes.length, { offset: 0 }));
-    assert.equal(binary, outcome(() => decodeLine(JSON.stringify(e), 1)[0]!), JSON.stringify(changes));
+    assert.equal(
+      binary,
+      outcome(() => decodeLine(JSON.stringify(e), 1)[0]!),
+      JSON.stringify(changes),
+    );
   }
 
   // Shapes only the wire has: repeated fields (the last wins), the reserved field 8, unknown
@@ -251,7 +393,23 @@ test('reward payouts read straight off the wire decode as the general path does,
     w.stringField(3, hex(7));
     w.stringField(7, 'ACCOUNT_TYPE_GLOBAL_REWARD');
   };
-  const body = (changes: object) => comparable({ id: '9-1', height: 9n, at: { offset: 0 }, body: { kind: 'rewardPayout', party: hex(3), epoch: 0n, asset: hex(7), amount: 0n, rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD', quantumAmount: 0n, gameId: null, ...changes } });
+  const body = (changes: object) =>
+    comparable({
+      id: '9-1',
+      height: 9n,
+      at: { offset: 0 },
+      body: {
+        kind: 'rewardPayout',
+        party: hex(3),
+        epoch: 0n,
+        asset: hex(7),
+        amount: 0n,
+        rewardType: 'ACCOUNT_TYPE_GLOBAL_REWARD',
+        quantumAmount: 0n,
+        gameId: null,
+        ...changes,
+      },
+    });
   assert.equal(wire(usual), body({}));
   assert.equal(
     wire((w) => {

@@ -12,8 +12,24 @@ import { checkHeader, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-unit-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-const begin = (height: number) => encodeBusEvent({ id: `${height}-0`, block: 'AB', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', version: 1, chainId: 'c', beginBlock: { height: String(height), timestamp: '1', hash: 'ab' } });
-const end = (height: number) => encodeBusEvent({ id: `${height}-1`, block: 'AB', type: 'BUS_EVENT_TYPE_END_BLOCK', version: 1, chainId: 'c', endBlock: { height: String(height) } });
+const begin = (height: number) =>
+  encodeBusEvent({
+    id: `${height}-0`,
+    block: 'AB',
+    type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+    version: 1,
+    chainId: 'c',
+    beginBlock: { height: String(height), timestamp: '1', hash: 'ab' },
+  });
+const end = (height: number) =>
+  encodeBusEvent({
+    id: `${height}-1`,
+    block: 'AB',
+    type: 'BUS_EVENT_TYPE_END_BLOCK',
+    version: 1,
+    chainId: 'c',
+    endBlock: { height: String(height) },
+  });
 
 const frame = (body: Buffer) => {
   const head = Buffer.alloc(8);
@@ -45,7 +61,9 @@ test('frames are split however the stream is cut, and an oversized length is ref
   assert.equal(splitter.pendingBytes, 5);
   const huge = Buffer.alloc(8);
   huge.writeBigUInt64BE(BigInt(MAX_FRAME_BYTES) + 1n);
-  assert.throws(() => new FrameSplitter().push(huge), { message: `a frame of ${MAX_FRAME_BYTES + 1} bytes, more than the ${MAX_FRAME_BYTES} allowed` });
+  assert.throws(() => new FrameSplitter().push(huge), {
+    message: `a frame of ${MAX_FRAME_BYTES + 1} bytes, more than the ${MAX_FRAME_BYTES} allowed`,
+  });
 });
 
 test('the BeginBlock height is read from the envelope; other events and garbage give none', () => {
@@ -68,7 +86,8 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
   const names = readdirSync(dir);
   // 1: blocks 1-2 (past 100 bytes at BeginBlock 3); 2: block 3; 3: the second connection.
   assert.deepEqual(names, ['000000000001.bevt', '000000000002.bevt', '000000000003.bevt']);
-  const read = (name: string) => [...new EventRecordReader().push(readFileSync(join(dir, name)))].map((r) => r.buf.subarray(r.start, r.end));
+  const read = (name: string) =>
+    [...new EventRecordReader().push(readFileSync(join(dir, name)))].map((r) => r.buf.subarray(r.start, r.end));
   assert.deepEqual(read(names[0]!), [begin(1), end(1), begin(2), end(2)]);
   assert.deepEqual(read(names[1]!), [begin(3), end(3)]);
   assert.deepEqual(read(names[2]!), [end(3), begin(4)]);
@@ -85,6 +104,9 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
   assert.deepEqual(again.oldest(), { number: 3, path: join(dir, names[2]!), finished: true });
   again.connectionBegan();
   again.append([begin(5)]);
-  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.bevt')), ['000000000003.bevt', '000000000004.bevt']);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.bevt')),
+    ['000000000003.bevt', '000000000004.bevt'],
+  );
   again.close();
 });

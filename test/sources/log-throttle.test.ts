@@ -14,7 +14,10 @@ test("up to N lines per window pass; the rest are counted in one summary at the 
   await sleep(300);
   assert.deepEqual(summaries, [5], 'at the end of the window, by its timer');
   // A new window lets lines through again; its summary comes when the next window opens.
-  assert.deepEqual([throttle.admit(t0 + 1000), throttle.admit(t0 + 1000), throttle.admit(t0 + 1000), throttle.admit(t0 + 1000)], [true, true, true, false]);
+  assert.deepEqual(
+    [throttle.admit(t0 + 1000), throttle.admit(t0 + 1000), throttle.admit(t0 + 1000), throttle.admit(t0 + 1000)],
+    [true, true, true, false],
+  );
   assert.equal(throttle.admit(t0 + 1200), true);
   assert.deepEqual(summaries, [5, 1]);
   // flush (at shutdown) writes what is counted, once.

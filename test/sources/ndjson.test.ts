@@ -40,7 +40,10 @@ test('the last line without its newline: a line at the end of a finished input, 
 test('a line over 128 MiB is an InputError naming it, thrown after the lines before it', () => {
   for (const [name, chunks] of [
     ['cut, no newline yet', [Buffer.from('a\nb\n'), Buffer.alloc(128 * MiB + 1, 'x')]],
-    ['cut, its newline beyond the limit', [Buffer.from('a\nb\n'), Buffer.alloc(100 * MiB, 'x'), Buffer.concat([Buffer.alloc(28 * MiB + 1, 'x'), Buffer.from('\n')])]],
+    [
+      'cut, its newline beyond the limit',
+      [Buffer.from('a\nb\n'), Buffer.alloc(100 * MiB, 'x'), Buffer.concat([Buffer.alloc(28 * MiB + 1, 'x'), Buffer.from('\n')])],
+    ],
   ] as [string, Buffer[]][]) {
     const s = new LineSplitter();
     const seen: string[] = [];
@@ -61,7 +64,10 @@ test('a line over 128 MiB is an InputError naming it, thrown after the lines bef
 });
 
 test('input errors say where: a line of a text input, a byte offset of a binary one', () => {
-  assert.equal(new InputError({ line: 7 }, '12-3', 'transfer.gameId', 'not a hex id: "zz"').message, 'line 7, event 12-3, field transfer.gameId: not a hex id: "zz"');
+  assert.equal(
+    new InputError({ line: 7 }, '12-3', 'transfer.gameId', 'not a hex id: "zz"').message,
+    'line 7, event 12-3, field transfer.gameId: not a hex id: "zz"',
+  );
   assert.equal(new InputError({ offset: 4096 }, '12-3', undefined, 'truncated event').message, 'byte 4096, event 12-3: truncated event');
   assert.equal(new InputError({ line: 2 }, undefined, undefined, 'expected a JSON object').message, 'line 2: expected a JSON object');
 });
@@ -73,7 +79,9 @@ test('the decoder numbers events by line (batch lines share one) and hands out t
   const take = (events: Iterable<{ id: string; at: unknown }>) => {
     for (const e of events) got.push(`${e.id}@${JSON.stringify(e.at)}`);
   };
-  take(d.push(Buffer.from(`${ev('1-0')}\r\n\n${JSON.stringify({ events: [JSON.parse(ev('2-0')), JSON.parse(ev('2-1'))] })}\n${ev('3-0')}`)));
+  take(
+    d.push(Buffer.from(`${ev('1-0')}\r\n\n${JSON.stringify({ events: [JSON.parse(ev('2-0')), JSON.parse(ev('2-1'))] })}\n${ev('3-0')}`)),
+  );
   assert.deepEqual(got, ['1-0@{"line":1}', '2-0@{"line":3}', '2-1@{"line":3}']);
   assert.throws(() => take(d.push(Buffer.from(`\n${ev('4-0')}\nnot json\n${ev('5-0')}\n`))), /^InputError: line 6: not JSON \(/);
   assert.deepEqual(got.slice(3), ['3-0@{"line":4}', '4-0@{"line":5}']);
@@ -86,17 +94,25 @@ test('the decoder numbers events by line (batch lines share one) and hands out t
 });
 
 test('asset events: id (well-known names too), details, status by name or number; bad values named', () => {
-  const decode = (asset: unknown) => [...new NdjsonDecoder().push(Buffer.from(`${JSON.stringify({ id: '1-4', type: 'BUS_EVENT_TYPE_ASSET', asset })}\n`))][0]!.body;
+  const decode = (asset: unknown) =>
+    [...new NdjsonDecoder().push(Buffer.from(`${JSON.stringify({ id: '1-4', type: 'BUS_EVENT_TYPE_ASSET', asset })}\n`))][0]!.body;
   // As the real chain writes them (smoketest fixture, block 1).
-  assert.deepEqual(decode({ id: 'VOTE', details: { name: 'VOTE', symbol: 'VOTE', decimals: '5', quantum: '1', builtinAsset: { maxFaucetAmountMint: '10000' } }, status: 'STATUS_ENABLED' }), {
-    kind: 'asset',
-    id: '00',
-    name: 'VOTE',
-    symbol: 'VOTE',
-    decimals: 5n,
-    quantum: '1',
-    status: 'STATUS_ENABLED',
-  });
+  assert.deepEqual(
+    decode({
+      id: 'VOTE',
+      details: { name: 'VOTE', symbol: 'VOTE', decimals: '5', quantum: '1', builtinAsset: { maxFaucetAmountMint: '10000' } },
+      status: 'STATUS_ENABLED',
+    }),
+    {
+      kind: 'asset',
+      id: '00',
+      name: 'VOTE',
+      symbol: 'VOTE',
+      decimals: 5n,
+      quantum: '1',
+      status: 'STATUS_ENABLED',
+    },
+  );
   assert.deepEqual(decode({ id: 'AB12', details: { name: 'Vega', symbol: 'VEGA', decimals: 18, quantum: '0.5' }, status: 1 }), {
     kind: 'asset',
     id: 'ab12',
@@ -107,8 +123,20 @@ test('asset events: id (well-known names too), details, status by name or number
     status: 'STATUS_PROPOSED',
   });
   // proto3 zero values are absent.
-  assert.deepEqual(decode({ id: 'ab' }), { kind: 'asset', id: 'ab', name: '', symbol: '', decimals: 0n, quantum: '0', status: 'STATUS_UNSPECIFIED' });
-  const bad = (asset: unknown, message: string) => assert.throws(() => decode(asset), (err: unknown) => err instanceof InputError && err.message === message);
+  assert.deepEqual(decode({ id: 'ab' }), {
+    kind: 'asset',
+    id: 'ab',
+    name: '',
+    symbol: '',
+    decimals: 0n,
+    quantum: '0',
+    status: 'STATUS_UNSPECIFIED',
+  });
+  const bad = (asset: unknown, message: string) =>
+    assert.throws(
+      () => decode(asset),
+      (err: unknown) => err instanceof InputError && err.message === message,
+    );
   bad({ id: 'ab', details: { quantum: '1e18' } }, 'line 1, event 1-4, field asset.details.quantum: not a decimal number: "1e18"');
   bad({ id: 'ab', details: { decimals: '-1' } }, 'line 1, event 1-4, field asset.details.decimals: expected a uint64, got -1');
   bad({ id: 'zz' }, 'line 1, event 1-4, field asset.id: not a hex id: "zz"');

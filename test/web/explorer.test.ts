@@ -90,7 +90,8 @@ describe('the explorer in headless Chromium', () => {
         assert.deepEqual(problems.errors, [], 'page and console errors');
       }
 
-      const setIds = (page: Page) => page.locator('#referral-sets tbody tr td:first-child [data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+      const setIds = (page: Page) =>
+        page.locator('#referral-sets tbody tr td:first-child [data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
       const ids = (c: Connection) => c.edges.map((e) => e.node.id as string);
 
       test('referral sets: paging older and newer shows the API pages; reload and back keep the state', async (t: TestContext) => {
@@ -105,7 +106,11 @@ describe('the explorer in headless Chromium', () => {
 
           await clickAndShow(page, '#page-older');
           assert.equal(new URL(page.url()).searchParams.get('after'), first.pageInfo.endCursor);
-          const second = (await api<{ referralSets: Connection }>(`api/v2/referral-sets?pagination.first=${PAGE_SIZE}&pagination.after=${encodeURIComponent(first.pageInfo.endCursor)}`)).referralSets;
+          const second = (
+            await api<{ referralSets: Connection }>(
+              `api/v2/referral-sets?pagination.first=${PAGE_SIZE}&pagination.after=${encodeURIComponent(first.pageInfo.endCursor)}`,
+            )
+          ).referralSets;
           assert.ok(second.edges.length > 0);
           assert.deepEqual(await setIds(page), ids(second));
 
@@ -114,7 +119,11 @@ describe('the explorer in headless Chromium', () => {
           assert.deepEqual(await setIds(page), ids(second), 'the page survives a reload');
 
           await clickAndShow(page, '#page-newer');
-          const back = (await api<{ referralSets: Connection }>(`api/v2/referral-sets?pagination.last=${PAGE_SIZE}&pagination.before=${encodeURIComponent(second.pageInfo.startCursor)}`)).referralSets;
+          const back = (
+            await api<{ referralSets: Connection }>(
+              `api/v2/referral-sets?pagination.last=${PAGE_SIZE}&pagination.before=${encodeURIComponent(second.pageInfo.startCursor)}`,
+            )
+          ).referralSets;
           assert.deepEqual(ids(back), ids(first));
           assert.deepEqual(await setIds(page), ids(back));
 
@@ -157,7 +166,7 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
-      test('landing: its numbers equal the API\'s, and its example requests answer', async (t: TestContext) => {
+      test("landing: its numbers equal the API's, and its example requests answer", async (t: TestContext) => {
         const { context, page, problems } = await open('/');
         try {
           t.diagnostic(`landing page shown in ${await firstViewMs(page)} ms`);
@@ -191,8 +200,11 @@ describe('the explorer in headless Chromium', () => {
       test('rewards: a chart is drawn; the summaries page older and newer as the API does; the state survives a reload', async () => {
         const { context, page, problems } = await open('/explorer/rewards');
         try {
-          const newest = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1')).summaries.edges[0]!.node;
-          const oldest = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1&pagination.newestFirst=false')).summaries.edges[0]!.node;
+          const newest = (await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1')).summaries.edges[0]!
+            .node;
+          const oldest = (
+            await api<{ summaries: Connection }>('api/v2/rewards/epoch/summaries?pagination.first=1&pagination.newestFirst=false')
+          ).summaries.edges[0]!.node;
           const from = Math.max(Number(oldest.epoch), Number(newest.epoch) - 50 + 1);
           const filter = `filter.assetIds=${newest.assetId}&filter.fromEpoch=${from}&filter.toEpoch=${newest.epoch}`;
           assert.equal(await page.locator('#asset').inputValue(), newest.assetId);
@@ -210,15 +222,30 @@ describe('the explorer in headless Chromium', () => {
           await assertReading(spoken, from);
 
           const summaryRows = (p: Page) =>
-            p.locator('#summaries tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0]!.textContent, tr.children[1]!.querySelector('span')!.getAttribute('title'), tr.children[3]!.querySelector('span')!.getAttribute('data-amount')].join(' ')));
+            p
+              .locator('#summaries tbody tr')
+              .evaluateAll((trs) =>
+                trs.map((tr) =>
+                  [
+                    tr.children[0]!.textContent,
+                    tr.children[1]!.querySelector('span')!.getAttribute('title'),
+                    tr.children[3]!.querySelector('span')!.getAttribute('data-amount'),
+                  ].join(' '),
+                ),
+              );
           const apiRows = (c: Connection) => c.edges.map((e) => [e.node.epoch, e.node.rewardType, e.node.amount].join(' '));
-          const first = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}`)).summaries;
+          const first = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}`))
+            .summaries;
           assert.deepEqual(await summaryRows(page), apiRows(first));
           // Amounts in the asset's units, exact: the text shown times 10^decimals is the raw amount.
-          const asset = (await api<{ assets: { id: string; symbol: string | null; decimals: string | null }[] }>('explorer/api/assets')).assets.find((a) => a.id === newest.assetId)!;
+          const asset = (
+            await api<{ assets: { id: string; symbol: string | null; decimals: string | null }[] }>('explorer/api/assets')
+          ).assets.find((a) => a.id === newest.assetId)!;
           assert.ok(asset.symbol !== null && asset.decimals !== null, 'the demo announces its assets');
           assert.match(await page.locator('#asset option:checked').innerText(), new RegExp(`^${asset.symbol} · `));
-          const amounts = await page.locator('#summaries tbody tr td:nth-child(4) span').evaluateAll((spans) => spans.map((e) => [e.getAttribute('data-amount')!, e.textContent!]));
+          const amounts = await page
+            .locator('#summaries tbody tr td:nth-child(4) span')
+            .evaluateAll((spans) => spans.map((e) => [e.getAttribute('data-amount')!, e.textContent!]));
           for (const [raw, text] of amounts) {
             const m = new RegExp(`^([0-9,]+)(?:\\.([0-9]+))? ${asset.symbol}$`).exec(text!);
             assert.ok(m, `${text} is in ${asset.symbol}`);
@@ -229,10 +256,18 @@ describe('the explorer in headless Chromium', () => {
           await screenshot(page, 'rewards');
 
           await clickAndShow(page, '#page-older');
-          const second = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}&pagination.after=${encodeURIComponent(first.pageInfo.endCursor)}`)).summaries;
+          const second = (
+            await api<{ summaries: Connection }>(
+              `api/v2/rewards/epoch/summaries?${filter}&pagination.first=${PAGE_SIZE}&pagination.after=${encodeURIComponent(first.pageInfo.endCursor)}`,
+            )
+          ).summaries;
           assert.deepEqual(await summaryRows(page), apiRows(second));
           await clickAndShow(page, '#page-newer');
-          const back = (await api<{ summaries: Connection }>(`api/v2/rewards/epoch/summaries?${filter}&pagination.last=${PAGE_SIZE}&pagination.before=${encodeURIComponent(second.pageInfo.startCursor)}`)).summaries;
+          const back = (
+            await api<{ summaries: Connection }>(
+              `api/v2/rewards/epoch/summaries?${filter}&pagination.last=${PAGE_SIZE}&pagination.before=${encodeURIComponent(second.pageInfo.startCursor)}`,
+            )
+          ).summaries;
           assert.deepEqual(await summaryRows(page), apiRows(back));
 
           // Another asset, fewer epochs, the split chart: all in the URL, kept by a reload.
@@ -257,11 +292,12 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
-      test('teams: the list equals the API\'s; a search by name finds the team', async () => {
+      test("teams: the list equals the API's; a search by name finds the team", async () => {
         const { context, page, problems } = await open('/explorer/teams');
         try {
           const all = (await api<{ teams: Connection }>(`explorer/api/teams?pagination.first=${PAGE_SIZE}`)).teams;
-          const shownIds = () => page.locator('#teams tbody tr td:nth-child(2) [data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+          const shownIds = () =>
+            page.locator('#teams tbody tr td:nth-child(2) [data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
           assert.deepEqual(await shownIds(), ids(all));
           await screenshot(page, 'teams');
           const target = all.edges[all.edges.length - 1]!.node;
@@ -270,7 +306,9 @@ describe('the explorer in headless Chromium', () => {
           await page.locator('#team-search').press('Enter');
           await page.waitForURL((url) => url.searchParams.get('q') === word);
           await shown(page);
-          const found = (await api<{ teams: Connection }>(`explorer/api/teams?search=${encodeURIComponent(word)}&pagination.first=${PAGE_SIZE}`)).teams;
+          const found = (
+            await api<{ teams: Connection }>(`explorer/api/teams?search=${encodeURIComponent(word)}&pagination.first=${PAGE_SIZE}`)
+          ).teams;
           assert.ok(ids(found).includes(target.id as string));
           assert.deepEqual(await shownIds(), ids(found));
           noProblems(problems);
@@ -284,7 +322,9 @@ describe('the explorer in headless Chromium', () => {
         const teamId = overview.examples.teamId;
         const { context, page, problems } = await open(`/explorer/teams/${teamId}`);
         try {
-          const stats = (await api<{ statistics: Connection }>(`api/v2/teams/${teamId}/stats?aggregationEpochs=10&pagination.first=5000`)).statistics.edges.map((e) => e.node);
+          const stats = (
+            await api<{ statistics: Connection }>(`api/v2/teams/${teamId}/stats?aggregationEpochs=10&pagination.first=5000`)
+          ).statistics.edges.map((e) => e.node);
           assert.ok(stats.length > 1);
           const board = () =>
             page.locator('#leaderboard tbody tr').evaluateAll((trs) =>
@@ -295,12 +335,20 @@ describe('the explorer in headless Chromium', () => {
                 games: tr.children[4]!.textContent!,
               })),
             );
-          const expected = stats.map((n) => ({ party: n.partyId as string, rewards: n.totalQuantumRewards as string, volume: n.totalQuantumVolume as string, games: n.totalGamesPlayed as string }));
+          const expected = stats.map((n) => ({
+            party: n.partyId as string,
+            rewards: n.totalQuantumRewards as string,
+            volume: n.totalQuantumVolume as string,
+            games: n.totalGamesPlayed as string,
+          }));
           const byParty = (rows: { party: string }[]) => [...rows].sort((a, b) => (a.party < b.party ? -1 : 1));
           assert.deepEqual(byParty(await board()), byParty(expected));
           // Ranked by total quantum rewards.
           const ranked = (await board()).map((r) => BigInt(r.rewards.split('.')[0]!));
-          assert.deepEqual(ranked, [...ranked].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)));
+          assert.deepEqual(
+            ranked,
+            [...ranked].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
+          );
           assert.ok((await paintedPixels(page)) > 500, 'the team totals chart is drawn');
           assert.equal(await page.locator('.spark').count(), stats.length);
           await screenshot(page, 'team');
@@ -310,10 +358,17 @@ describe('the explorer in headless Chromium', () => {
           await shown(page);
           assert.equal(await page.locator('th[aria-sort=descending]').textContent(), 'Quantum volume ▼');
           const volumes = (await board()).map((r) => Number(r.volume));
-          assert.deepEqual(volumes, [...volumes].sort((a, b) => b - a));
+          assert.deepEqual(
+            volumes,
+            [...volumes].sort((a, b) => b - a),
+          );
           await page.reload();
           await shown(page);
-          assert.deepEqual((await board()).map((r) => Number(r.volume)), volumes, 'the sort survives a reload');
+          assert.deepEqual(
+            (await board()).map((r) => Number(r.volume)),
+            volumes,
+            'the sort survives a reload',
+          );
           await page.goBack();
           await shown(page);
           assert.equal(new URL(page.url()).searchParams.get('sort'), null);
@@ -337,7 +392,8 @@ describe('the explorer in headless Chromium', () => {
           await screenshot(page, 'team-ineligible');
           await clickAndShow(page, `.explain a`);
           assert.equal(new URL(page.url()).searchParams.get('epochs'), short.eligibleEpochs);
-          const listed = (await api<{ statistics: Connection }>(`api/v2/teams/${short.id}/stats?aggregationEpochs=${short.eligibleEpochs}`)).statistics;
+          const listed = (await api<{ statistics: Connection }>(`api/v2/teams/${short.id}/stats?aggregationEpochs=${short.eligibleEpochs}`))
+            .statistics;
           assert.equal(await page.locator('#leaderboard tbody tr').count(), listed.edges.length);
           noProblems(problems);
         } finally {
@@ -376,11 +432,20 @@ describe('the explorer in headless Chromium', () => {
         } finally {
           await context.close();
         }
-        for (const path of ['/', '/explorer/rewards', '/explorer/teams', `/explorer/teams/${(await api<{ examples: { teamId: string } }>('explorer/api/overview')).examples.teamId}`]) {
+        for (const path of [
+          '/',
+          '/explorer/rewards',
+          '/explorer/teams',
+          `/explorer/teams/${(await api<{ examples: { teamId: string } }>('explorer/api/overview')).examples.teamId}`,
+        ]) {
           const narrow = await open(path, NARROW);
           try {
-            assert.ok(((await narrow.page.evaluate('document.documentElement.scrollWidth')) as number) <= NARROW.width, `${path}: no horizontal scrolling`);
-            if (path !== '/' && path !== '/explorer/teams') assert.ok((await paintedPixels(narrow.page)) > 200, `${path}: the chart is drawn`);
+            assert.ok(
+              ((await narrow.page.evaluate('document.documentElement.scrollWidth')) as number) <= NARROW.width,
+              `${path}: no horizontal scrolling`,
+            );
+            if (path !== '/' && path !== '/explorer/teams')
+              assert.ok((await paintedPixels(narrow.page)) > 200, `${path}: the chart is drawn`);
             if (path.startsWith('/explorer/teams/')) await screenshot(narrow.page, 'narrow-team', false);
             noProblems(narrow.problems);
           } finally {

@@ -20,7 +20,19 @@ export function optionalInt(params: URLSearchParams, name: string): number | und
 }
 
 /** Names the API accepts for one-byte well-known ids (contract §2). */
-const WELL_KNOWN = new Set(['VOTE', 'network', 'XYZalpha', 'XYZbeta', 'XYZdelta', 'XYZepsilon', 'XYZgamma', 'fBTC', 'fDAI', 'fEURO', 'fUSDC']);
+const WELL_KNOWN = new Set([
+  'VOTE',
+  'network',
+  'XYZalpha',
+  'XYZbeta',
+  'XYZdelta',
+  'XYZepsilon',
+  'XYZgamma',
+  'fBTC',
+  'fDAI',
+  'fEURO',
+  'fUSDC',
+]);
 
 /** An id the API accepts (even-length hex or a well-known name), as the API writes it; undefined otherwise. */
 export function normalId(text: string): string | undefined {
@@ -37,6 +49,10 @@ export function notice(err: unknown): HTMLElement {
 
 /** Reward types read better without their account-type prefix: ACCOUNT_TYPE_REWARD_MAKER_PAID_FEES → "Maker paid fees". */
 export function rewardTypeLabel(type: string): string {
-  const words = type.replace(/^ACCOUNT_TYPE_/, '').replace(/^REWARD_/, '').toLowerCase().replace(/_/g, ' ');
+  const words = type
+    .replace(/^ACCOUNT_TYPE_/, '')
+    .replace(/^REWARD_/, '')
+    .toLowerCase()
+    .replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -11,16 +11,32 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
   const { counts, chainHead, examples } = overview;
 
   const stat = (name: string, value: string, detail?: string) =>
-    h('div', { class: 'stat' }, h('dt', {}, name), h('dd', { 'data-stat': name }, groupDigits(value)), detail ? h('dd', { class: 'detail' }, detail) : null);
+    h(
+      'div',
+      { class: 'stat' },
+      h('dt', {}, name),
+      h('dd', { 'data-stat': name }, groupDigits(value)),
+      detail ? h('dd', { class: 'detail' }, detail) : null,
+    );
 
   const requests: [string, string][] = [];
-  if (examples.referee) requests.push(['The referral set a referee belongs to', apiUrl('api/v2/referral-sets', [['referee', examples.referee]])]);
+  if (examples.referee)
+    requests.push(['The referral set a referee belongs to', apiUrl('api/v2/referral-sets', [['referee', examples.referee]])]);
   if (examples.teamId) {
     const params: [string, string][] = examples.teamEpochs ? [['aggregationEpochs', examples.teamEpochs]] : [];
-    requests.push([`A team's members over its last ${examples.teamEpochs ?? 10} epochs`, apiUrl(`api/v2/teams/${examples.teamId}/stats`, params)]);
+    requests.push([
+      `A team's members over its last ${examples.teamEpochs ?? 10} epochs`,
+      apiUrl(`api/v2/teams/${examples.teamId}/stats`, params),
+    ]);
   }
   if (examples.assetId) {
-    requests.push(['The newest reward summaries of an asset', apiUrl('api/v2/rewards/epoch/summaries', [['filter.assetIds', examples.assetId], ['pagination.first', '5']])]);
+    requests.push([
+      'The newest reward summaries of an asset',
+      apiUrl('api/v2/rewards/epoch/summaries', [
+        ['filter.assetIds', examples.assetId],
+        ['pagination.first', '5'],
+      ]),
+    ]);
   }
 
   const content = h(
@@ -42,7 +58,13 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
             'dl',
             { class: 'stats' },
             stat('Block height', chainHead.height),
-            h('div', { class: 'stat' }, h('dt', {}, 'Block time'), h('dd', { 'data-stat': 'Block time' }, formatUtc(chainHead.blockTime)), h('dd', { class: 'detail' }, ago(chainHead.blockTime, Date.now()))),
+            h(
+              'div',
+              { class: 'stat' },
+              h('dt', {}, 'Block time'),
+              h('dd', { 'data-stat': 'Block time' }, formatUtc(chainHead.blockTime)),
+              h('dd', { class: 'detail' }, ago(chainHead.blockTime, Date.now())),
+            ),
           )
         : h('p', {}, 'No block has been ingested yet.'),
     ),
@@ -55,7 +77,11 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
         { class: 'stats' },
         stat('Referral sets', counts.referralSets),
         stat('Teams', counts.teams),
-        stat('Epochs', counts.epochs, overview.lastEndedEpoch === null ? 'with reward summaries' : `with reward summaries; last ended: ${overview.lastEndedEpoch}`),
+        stat(
+          'Epochs',
+          counts.epochs,
+          overview.lastEndedEpoch === null ? 'with reward summaries' : `with reward summaries; last ended: ${overview.lastEndedEpoch}`,
+        ),
         stat('Assets', counts.assets),
       ),
     ),
@@ -66,8 +92,20 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
       h(
         'ul',
         { class: 'tiles' },
-        h('li', {}, link('explorer/rewards', h('strong', {}, 'Rewards'), h('span', {}, 'Reward amounts per epoch and asset, by reward type'))),
-        h('li', {}, link('explorer/referral-sets', h('strong', {}, 'Referral sets'), h('span', {}, 'The newest sets; look one up by id, referrer or referee'))),
+        h(
+          'li',
+          {},
+          link('explorer/rewards', h('strong', {}, 'Rewards'), h('span', {}, 'Reward amounts per epoch and asset, by reward type')),
+        ),
+        h(
+          'li',
+          {},
+          link(
+            'explorer/referral-sets',
+            h('strong', {}, 'Referral sets'),
+            h('span', {}, 'The newest sets; look one up by id, referrer or referee'),
+          ),
+        ),
         h('li', {}, link('explorer/teams', h('strong', {}, 'Teams'), h('span', {}, 'Teams and their members’ leaderboards'))),
         h('li', {}, link('docs', h('strong', {}, 'API docs'), h('span', {}, 'The OpenAPI document, to try every request'))),
         h('li', {}, link('metrics', h('strong', {}, 'Metrics'), h('span', {}, 'Prometheus metrics of this server'))),
@@ -78,7 +116,11 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
       { 'aria-labelledby': 'try-title' },
       h('h2', { id: 'try-title' }, 'Try a request'),
       requests.length
-        ? h('ul', { class: 'requests' }, requests.map(([what, url]) => h('li', {}, h('span', {}, what), link(url, h('code', {}, `GET /${url}`)))))
+        ? h(
+            'ul',
+            { class: 'requests' },
+            requests.map(([what, url]) => h('li', {}, h('span', {}, what), link(url, h('code', {}, `GET /${url}`)))),
+          )
         : h('p', {}, 'There is no data to build example requests from yet.'),
     ),
   );

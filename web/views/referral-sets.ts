@@ -33,13 +33,25 @@ export async function referralSets(ctx: ViewContext): Promise<Rendered> {
     results = h('p', { role: 'alert', class: 'error' }, `“${value}” is not an id: ids are hexadecimal, an even number of digits.`);
   } else {
     const filter: [string, string][] = by ? [[LOOKUPS[by].api, id!]] : [];
-    results = await getJson<{ referralSets: Connection<ReferralSet> }>('api/v2/referral-sets', [...filter, ...pageParams(at, PAGE_SIZE)], signal).then(
-      (b) => setsTable(b.referralSets, url, by ? `Referral sets with ${LOOKUPS[by].label.toLowerCase()} ${id}` : 'Referral sets, newest first'),
+    results = await getJson<{ referralSets: Connection<ReferralSet> }>(
+      'api/v2/referral-sets',
+      [...filter, ...pageParams(at, PAGE_SIZE)],
+      signal,
+    ).then(
+      (b) =>
+        setsTable(b.referralSets, url, by ? `Referral sets with ${LOOKUPS[by].label.toLowerCase()} ${id}` : 'Referral sets, newest first'),
       (err: unknown) => notice(err),
     );
   }
 
-  const content = h('section', {}, h('h1', { tabindex: -1 }, 'Referral sets'), lookupForm(by ?? 'referee', value, ctx.navigate), by ? h('p', {}, link(PATH, 'Show all sets')) : null, results);
+  const content = h(
+    'section',
+    {},
+    h('h1', { tabindex: -1 }, 'Referral sets'),
+    lookupForm(by ?? 'referee', value, ctx.navigate),
+    by ? h('p', {}, link(PATH, 'Show all sets')) : null,
+    results,
+  );
   return { title: 'Referral sets', content };
 }
 
@@ -49,8 +61,23 @@ function lookupForm(by: Lookup, value: string, navigate: (url: string) => void):
     { id: 'lookup-by', name: 'by' },
     (Object.keys(LOOKUPS) as Lookup[]).map((k) => h('option', { value: k, selected: k === by }, LOOKUPS[k].label)),
   );
-  const input = h('input', { id: 'lookup-id', name: 'id', type: 'search', value, required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'hex id' });
-  const form = h('form', { class: 'controls', role: 'search', 'aria-label': 'Find referral sets' }, field('Look up by', select), field('Id', input), h('button', { type: 'submit' }, 'Find'));
+  const input = h('input', {
+    id: 'lookup-id',
+    name: 'id',
+    type: 'search',
+    value,
+    required: true,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'hex id',
+  });
+  const form = h(
+    'form',
+    { class: 'controls', role: 'search', 'aria-label': 'Find referral sets' },
+    field('Look up by', select),
+    field('Id', input),
+    h('button', { type: 'submit' }, 'Find'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     navigate(href(PATH, { [select.value]: input.value.trim() }));

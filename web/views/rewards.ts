@@ -39,8 +39,16 @@ function url(state: State, at: { after?: string; before?: string } = {}): string
 export async function rewards(ctx: ViewContext): Promise<Rendered> {
   const { params, signal } = ctx;
   const end = (newestFirst: boolean) =>
-    getJson<{ summaries: Connection<RewardSummary> }>(SUMMARIES, [...pageParams({}, 1), ['pagination.newestFirst', String(newestFirst)]], signal).then((b) => b.summaries.edges[0]?.node);
-  const [assets, newest, oldest] = await Promise.all([getJson<{ assets: Asset[] }>('explorer/api/assets', [], signal).then((b) => b.assets), end(true), end(false)]);
+    getJson<{ summaries: Connection<RewardSummary> }>(
+      SUMMARIES,
+      [...pageParams({}, 1), ['pagination.newestFirst', String(newestFirst)]],
+      signal,
+    ).then((b) => b.summaries.edges[0]?.node);
+  const [assets, newest, oldest] = await Promise.all([
+    getJson<{ assets: Asset[] }>('explorer/api/assets', [], signal).then((b) => b.assets),
+    end(true),
+    end(false),
+  ]);
   const heading = h('h1', { tabindex: -1 }, 'Rewards per epoch');
   if (!newest || !oldest) return { title: 'Rewards', content: h('section', {}, heading, h('p', {}, 'No rewards have been paid yet.')) };
 
@@ -92,9 +100,10 @@ function controls(state: State, assets: Asset[], newest: number, navigate: (url:
   const select = h(
     'select',
     { id: 'asset', name: 'asset' },
-    (assets.some((a) => a.id === state.asset) ? assets : [...assets, { id: state.asset, symbol: null, name: null, decimals: null, quantum: null, status: null }]).map((a) =>
-      h('option', { value: a.id, selected: a.id === state.asset }, assetLabel(a)),
-    ),
+    (assets.some((a) => a.id === state.asset)
+      ? assets
+      : [...assets, { id: state.asset, symbol: null, name: null, decimals: null, quantum: null, status: null }]
+    ).map((a) => h('option', { value: a.id, selected: a.id === state.asset }, assetLabel(a))),
   );
   const number = (id: string, value: number | undefined, placeholder?: string) =>
     h('input', { id, name: id, type: 'number', min: 0, step: 1, inputmode: 'numeric', value: value ?? '', placeholder });
@@ -102,7 +111,20 @@ function controls(state: State, assets: Asset[], newest: number, navigate: (url:
     'form',
     { class: 'controls', 'aria-label': 'Rewards shown' },
     field('Asset', select),
-    field('Last epochs', h('input', { id: 'epochs', name: 'epochs', type: 'number', min: 1, max: MAX_EPOCHS, step: 1, inputmode: 'numeric', value: state.epochs, required: true })),
+    field(
+      'Last epochs',
+      h('input', {
+        id: 'epochs',
+        name: 'epochs',
+        type: 'number',
+        min: 1,
+        max: MAX_EPOCHS,
+        step: 1,
+        inputmode: 'numeric',
+        value: state.epochs,
+        required: true,
+      }),
+    ),
     field('From epoch', number('from', state.from, 'auto')),
     field('To epoch', number('to', state.to, String(newest))),
     h('button', { type: 'submit' }, 'Show'),
@@ -114,7 +136,13 @@ function controls(state: State, assets: Asset[], newest: number, navigate: (url:
       const v = String(data.get(name) ?? '').trim();
       return /^\d+$/.test(v) ? Number(v) : undefined;
     };
-    const next: State = { ...state, asset: String(data.get('asset')), epochs: read('epochs') ?? state.epochs, from: read('from'), to: read('to') };
+    const next: State = {
+      ...state,
+      asset: String(data.get('asset')),
+      epochs: read('epochs') ?? state.epochs,
+      from: read('from'),
+      to: read('to'),
+    };
     navigate(url(next));
   });
   const mode = (chart: State['chart'], label: string) =>

@@ -52,8 +52,20 @@ export async function team(ctx: ViewContext): Promise<Rendered> {
     dir: dirParam === 'asc' || dirParam === 'desc' ? dirParam : FIRST_DIR[sort],
   };
   const [info, members] = await Promise.all([
-    getJson<{ teams: Connection<Team> }>('explorer/api/teams', [['search', state.id], ['pagination.first', '50']], signal).then((b) => b.teams.edges.map((e) => e.node).find((t) => t.id === state.id)),
-    getAll<TeamMemberStatistics>(`api/v2/teams/${encodeURIComponent(state.id)}/stats`, [['aggregationEpochs', String(state.epochs)]], 'statistics', signal).catch((err: unknown) => notice(err)),
+    getJson<{ teams: Connection<Team> }>(
+      'explorer/api/teams',
+      [
+        ['search', state.id],
+        ['pagination.first', '50'],
+      ],
+      signal,
+    ).then((b) => b.teams.edges.map((e) => e.node).find((t) => t.id === state.id)),
+    getAll<TeamMemberStatistics>(
+      `api/v2/teams/${encodeURIComponent(state.id)}/stats`,
+      [['aggregationEpochs', String(state.epochs)]],
+      'statistics',
+      signal,
+    ).catch((err: unknown) => notice(err)),
   ]);
 
   const name = info?.name || 'Team';
@@ -90,8 +102,23 @@ function teamFacts(t: Team): HTMLElement {
 }
 
 function epochsForm(state: State, navigate: (url: string) => void): HTMLElement {
-  const input = h('input', { id: 'team-epochs', name: 'epochs', type: 'number', min: 1, max: MAX_TEAM_EPOCHS, step: 1, inputmode: 'numeric', value: state.epochs, required: true });
-  const form = h('form', { class: 'controls', 'aria-label': 'Epochs aggregated' }, field('Last epochs (aggregationEpochs)', input), h('button', { type: 'submit' }, 'Show'));
+  const input = h('input', {
+    id: 'team-epochs',
+    name: 'epochs',
+    type: 'number',
+    min: 1,
+    max: MAX_TEAM_EPOCHS,
+    step: 1,
+    inputmode: 'numeric',
+    value: state.epochs,
+    required: true,
+  });
+  const form = h(
+    'form',
+    { class: 'controls', 'aria-label': 'Epochs aggregated' },
+    field('Last epochs (aggregationEpochs)', input),
+    h('button', { type: 'submit' }, 'Show'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number(input.value);
@@ -117,13 +144,27 @@ async function ineligible(info: Team | undefined, state: State, signal: AbortSig
       'Epochs where none of its members traded or earned a reward count as missing, so a new team, or one that paused, is left out until it has N epochs in a row.',
     ),
     eligible > 0
-      ? h('p', {}, `This team has statistics in each of its last ${eligible} epochs: `, link(url({ ...state, epochs: eligible }), `show the last ${eligible}`), '.')
-      : h('p', {}, info && info.epochsWithStats !== '0' ? 'This team has no statistics for the last ended epoch.' : 'This team has no statistics yet.'),
+      ? h(
+          'p',
+          {},
+          `This team has statistics in each of its last ${eligible} epochs: `,
+          link(url({ ...state, epochs: eligible }), `show the last ${eligible}`),
+          '.',
+        )
+      : h(
+          'p',
+          {},
+          info && info.epochsWithStats !== '0'
+            ? 'This team has no statistics for the last ended epoch.'
+            : 'This team has no statistics yet.',
+        ),
   );
 }
 
 function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (url: string) => void): HTMLElement {
-  const ranked = [...members].sort((a, b) => compareDecimals(b.totalQuantumRewards, a.totalQuantumRewards) || (a.partyId < b.partyId ? -1 : 1));
+  const ranked = [...members].sort(
+    (a, b) => compareDecimals(b.totalQuantumRewards, a.totalQuantumRewards) || (a.partyId < b.partyId ? -1 : 1),
+  );
   const rows: Row[] = ranked.map((stats, i) => ({ rank: i + 1, stats }));
   const key: Record<Sort, (a: Row, b: Row) => number> = {
     rank: (a, b) => a.rank - b.rank,
@@ -135,13 +176,26 @@ function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (u
   rows.sort((a, b) => (state.dir === 'asc' ? 1 : -1) * key[state.sort](a, b));
 
   // The window's epochs: an eligible team has rows in each of them.
-  const epochs = [...new Set(members.flatMap((m) => m.quantumRewards.map((r) => Number(r.epoch))).concat(members.flatMap((m) => m.quantumVolumes.map((v) => Number(v.epoch)))))].sort((a, b) => a - b);
+  const epochs = [
+    ...new Set(
+      members
+        .flatMap((m) => m.quantumRewards.map((r) => Number(r.epoch)))
+        .concat(members.flatMap((m) => m.quantumVolumes.map((v) => Number(v.epoch)))),
+    ),
+  ].sort((a, b) => a - b);
   const range = epochs.length === 1 ? `epoch ${epochs[0]}` : `epochs ${epochs[0]}–${epochs[epochs.length - 1]}`;
 
   const header = (sort: Sort, label: string): Pick<Column<Row>, 'header' | 'sort'> => {
     const active = state.sort === sort;
-    const button = h('button', { type: 'button', id: `sort-${sort}`, class: 'sort' }, label, h('span', { 'aria-hidden': 'true' }, active ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''));
-    button.addEventListener('click', () => navigate(url({ ...state, sort, dir: active ? (state.dir === 'asc' ? 'desc' : 'asc') : FIRST_DIR[sort] })));
+    const button = h(
+      'button',
+      { type: 'button', id: `sort-${sort}`, class: 'sort' },
+      label,
+      h('span', { 'aria-hidden': 'true' }, active ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''),
+    );
+    button.addEventListener('click', () =>
+      navigate(url({ ...state, sort, dir: active ? (state.dir === 'asc' ? 'desc' : 'asc') : FIRST_DIR[sort] })),
+    );
     return { header: button, sort: active ? (state.dir === 'asc' ? 'ascending' : 'descending') : undefined };
   };
   const perEpoch = (entries: { epoch: string; value: string }[]) => {
@@ -154,20 +208,45 @@ function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (u
     [
       { label: 'Rank', numeric: true, cell: (r) => String(r.rank), ...header('rank', 'Rank') },
       { label: 'Party', cell: (r) => idText(r.stats.partyId), ...header('party', 'Party') },
-      { label: 'Quantum rewards', numeric: true, cell: (r) => h('span', { 'data-value': r.stats.totalQuantumRewards }, groupDigits(r.stats.totalQuantumRewards)), ...header('rewards', 'Quantum rewards') },
-      { label: 'Quantum volume', numeric: true, cell: (r) => h('span', { 'data-value': r.stats.totalQuantumVolume }, groupDigits(r.stats.totalQuantumVolume)), ...header('volume', 'Quantum volume') },
-      { label: 'Games played', numeric: true, cell: (r) => h('span', { title: r.stats.gamesPlayed.join('\n') }, r.stats.totalGamesPlayed), ...header('games', 'Games played') },
+      {
+        label: 'Quantum rewards',
+        numeric: true,
+        cell: (r) => h('span', { 'data-value': r.stats.totalQuantumRewards }, groupDigits(r.stats.totalQuantumRewards)),
+        ...header('rewards', 'Quantum rewards'),
+      },
+      {
+        label: 'Quantum volume',
+        numeric: true,
+        cell: (r) => h('span', { 'data-value': r.stats.totalQuantumVolume }, groupDigits(r.stats.totalQuantumVolume)),
+        ...header('volume', 'Quantum volume'),
+      },
+      {
+        label: 'Games played',
+        numeric: true,
+        cell: (r) => h('span', { title: r.stats.gamesPlayed.join('\n') }, r.stats.totalGamesPlayed),
+        ...header('games', 'Games played'),
+      },
       {
         label: 'Rewards per epoch',
-        cell: (r) => sparkline(perEpoch(r.stats.quantumRewards.map((q) => ({ epoch: q.epoch, value: q.totalQuantumRewards }))).map(Number), `Quantum rewards per epoch over ${range}`),
+        cell: (r) =>
+          sparkline(
+            perEpoch(r.stats.quantumRewards.map((q) => ({ epoch: q.epoch, value: q.totalQuantumRewards }))).map(Number),
+            `Quantum rewards per epoch over ${range}`,
+          ),
       },
     ],
     rows,
     { id: 'leaderboard', class: 'data cards sortable' },
   );
 
-  const rewardsByEpoch = sumsByEpoch(epochs, members.flatMap((m) => m.quantumRewards.map((q) => [q.epoch, q.totalQuantumRewards] as const)));
-  const volumeByEpoch = sumsByEpoch(epochs, members.flatMap((m) => m.quantumVolumes.map((q) => [q.epoch, q.totalQuantumVolumes] as const)));
+  const rewardsByEpoch = sumsByEpoch(
+    epochs,
+    members.flatMap((m) => m.quantumRewards.map((q) => [q.epoch, q.totalQuantumRewards] as const)),
+  );
+  const volumeByEpoch = sumsByEpoch(
+    epochs,
+    members.flatMap((m) => m.quantumVolumes.map((q) => [q.epoch, q.totalQuantumVolumes] as const)),
+  );
   const chart = dualChart({
     caption: `Team totals per epoch, ${range}`,
     description: `Bars of the team's total quantum rewards and a line of its total quantum volume per epoch, ${range}.`,
@@ -178,8 +257,18 @@ function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (u
   const totals = h(
     'dl',
     { class: 'stats' },
-    h('div', { class: 'stat' }, h('dt', {}, 'Total quantum rewards'), h('dd', { 'data-stat': 'rewards' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumRewards))))),
-    h('div', { class: 'stat' }, h('dt', {}, 'Total quantum volume'), h('dd', { 'data-stat': 'volume' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumVolume))))),
+    h(
+      'div',
+      { class: 'stat' },
+      h('dt', {}, 'Total quantum rewards'),
+      h('dd', { 'data-stat': 'rewards' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumRewards)))),
+    ),
+    h(
+      'div',
+      { class: 'stat' },
+      h('dt', {}, 'Total quantum volume'),
+      h('dd', { 'data-stat': 'volume' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumVolume)))),
+    ),
   );
   return h('div', {}, totals, chart, h('div', { class: 'scroll' }, board));
 }

@@ -25,8 +25,21 @@ export async function teams(ctx: ViewContext): Promise<Rendered> {
     (err: unknown) => notice(err),
   );
 
-  const input = h('input', { id: 'team-search', name: 'q', type: 'search', value: q, autocomplete: 'off', spellcheck: 'false', placeholder: 'Name or id' });
-  const form = h('form', { class: 'controls', role: 'search', 'aria-label': 'Search teams' }, field('Team name or id', input), h('button', { type: 'submit' }, 'Search'));
+  const input = h('input', {
+    id: 'team-search',
+    name: 'q',
+    type: 'search',
+    value: q,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'Name or id',
+  });
+  const form = h(
+    'form',
+    { class: 'controls', role: 'search', 'aria-label': 'Search teams' },
+    field('Team name or id', input),
+    h('button', { type: 'submit' }, 'Search'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     ctx.navigate(href(PATH, { q: input.value.trim() }));

@@ -14,5 +14,13 @@ import { TeamStats } from './team-stats.js';
 export function batchProjections(): Projection[] {
   const teams = new Teams();
   const games = new GameScopes();
-  return [new Referrals(), teams, games, new TeamStats(teams.teamOf, games.teamScoped), new RewardSummaries(), new Assets(), new ChainHead()];
+  return [
+    new Referrals(),
+    teams,
+    games,
+    new TeamStats(teams.teamOf, games.teamScoped),
+    new RewardSummaries(),
+    new Assets(),
+    new ChainHead(),
+  ];
 }

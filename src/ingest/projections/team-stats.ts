@@ -83,8 +83,16 @@ export class TeamStats implements Projection {
     for (const r of rows) (isNew(r) ? fresh : old).push(r);
     await insertStats(tx, fresh, 'insert');
     // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
-    await insertStats(tx, old.filter((r) => r.volume !== null), 'set volume');
-    await insertStats(tx, old.filter((r) => r.volume === null), 'add rewards');
+    await insertStats(
+      tx,
+      old.filter((r) => r.volume !== null),
+      'set volume',
+    );
+    await insertStats(
+      tx,
+      old.filter((r) => r.volume === null),
+      'add rewards',
+    );
     await addPartyGames(tx, rows);
 
     const epochs = new Map<string, { teamId: string; epoch: bigint }>();

@@ -87,7 +87,14 @@ export class Teams implements Projection {
         `UPDATE teams SET name = u.n, team_url = u.tu, avatar_url = u.au, closed = u.cl, allow_list = string_to_array(u.al, ',')
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bool[], $6::text[]) AS u(i, n, tu, au, cl, al)
           WHERE teams.id = decode(u.i, 'hex')`,
-        [ids, t.map((x) => x.name), t.map((x) => x.teamUrl), t.map((x) => x.avatarUrl), t.map((x) => x.closed), t.map((x) => x.allowList.join(','))],
+        [
+          ids,
+          t.map((x) => x.name),
+          t.map((x) => x.teamUrl),
+          t.map((x) => x.avatarUrl),
+          t.map((x) => x.closed),
+          t.map((x) => x.allowList.join(',')),
+        ],
       );
     }
     const changed = [...this.membership.changed];

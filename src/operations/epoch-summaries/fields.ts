@@ -21,6 +21,16 @@ export const FIELDS = {
     description: `Only summaries of these markets (none given: every market). Repeat the key for more ids; \`""\` matches the empty market of reward payouts. Each id: ${ID_INPUT_TEXT}`,
     schema: ID_INPUT,
   },
-  fromEpoch: { keys: ['filter.fromEpoch', 'filter.from_epoch'], protoName: 'from_epoch', kind: 'uint64', description: 'Only summaries of this epoch or later (inclusive).' },
-  toEpoch: { keys: ['filter.toEpoch', 'filter.to_epoch'], protoName: 'to_epoch', kind: 'uint64', description: 'Only summaries of this epoch or earlier (inclusive).' },
+  fromEpoch: {
+    keys: ['filter.fromEpoch', 'filter.from_epoch'],
+    protoName: 'from_epoch',
+    kind: 'uint64',
+    description: 'Only summaries of this epoch or later (inclusive).',
+  },
+  toEpoch: {
+    keys: ['filter.toEpoch', 'filter.to_epoch'],
+    protoName: 'to_epoch',
+    kind: 'uint64',
+    description: 'Only summaries of this epoch or earlier (inclusive).',
+  },
 } as const satisfies Record<string, FieldSpec>;

@@ -59,7 +59,12 @@ export const listEpochRewardSummaries: Operation = {
   async run(store, input, rows) {
     const q = parseQuery(input.query, FIELDS);
     const req = pageRequest(q, decodePosition);
-    const filter = { assets: checkedIds(q.assetIds, 'asset'), markets: checkedIds(q.marketIds, 'market'), fromEpoch: q.fromEpoch, toEpoch: q.toEpoch };
+    const filter = {
+      assets: checkedIds(q.assetIds, 'asset'),
+      markets: checkedIds(q.marketIds, 'market'),
+      fromEpoch: q.fromEpoch,
+      toEpoch: q.toEpoch,
+    };
     const { sql, params } = summariesPage(filter, req);
     return readPage(store, sql, params, rows);
   },

@@ -91,7 +91,7 @@ function branchCompare(branch: Branch, op: '<' | '>' | '<=' | '>=', cursor: Posi
     }
     const cmp = compareHex(fixed, c === 'asset_id' ? cursor.assetId : cursor.marketId);
     if (cmp === 0) continue;
-    strict = (cmp > 0) !== upward;
+    strict = cmp > 0 !== upward;
     break;
   }
   if (free.length === 0) return strict ? 'false' : 'true';
@@ -135,7 +135,9 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
     branches.length === 1
       ? `epoch_reward_summaries AS s ${whereClause(rowsWhere(branches[0]!, 's'))}`
       : `(${branches
-          .map((b) => `(SELECT t.* FROM epoch_reward_summaries AS t ${whereClause(rowsWhere(b, 't'))} ORDER BY ${order('t')} LIMIT ${limit})`)
+          .map(
+            (b) => `(SELECT t.* FROM epoch_reward_summaries AS t ${whereClause(rowsWhere(b, 't'))} ORDER BY ${order('t')} LIMIT ${limit})`,
+          )
           .join('\n UNION ALL ')}) AS s`;
 
   // Whether a row lies on the other side of the cursor: per branch, one ordered index probe

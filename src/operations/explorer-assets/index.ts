@@ -13,7 +13,8 @@ export const explorerListAssets: Operation = {
   path: '/explorer/api/assets',
   tag: 'Explorer',
   summary: 'List assets',
-  description: 'Every asset with reward summaries or an asset event, by id (not paged: a chain has tens of assets). Symbol, name, decimals, quantum and status come from the asset\'s latest event and are null while none was seen.',
+  description:
+    "Every asset with reward summaries or an asset event, by id (not paged: a chain has tens of assets). Symbol, name, decimals, quantum and status come from the asset's latest event and are null while none was seen.",
   errorCode: 0,
   errorMessage: 'failed to list assets',
   fields: {},

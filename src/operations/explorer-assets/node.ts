@@ -10,15 +10,23 @@ export const ASSET: MessageSpec = {
   schemaName: 'explorerAsset',
   description: 'An asset: the details of its latest asset event, null while none was seen.',
   fields: [
-    { name: 'id', schema: described(ID, 'The asset\'s id.'), sql: (a) => sqlPlainString(sqlId(`${a}.id`)) },
-    { name: 'symbol', schema: nullable({ type: 'string' }, 'Its symbol, e.g. `USDT`.'), sql: (a) => sqlNullable(`${a}.symbol`, sqlJsonString(`${a}.symbol`)) },
+    { name: 'id', schema: described(ID, "The asset's id."), sql: (a) => sqlPlainString(sqlId(`${a}.id`)) },
+    {
+      name: 'symbol',
+      schema: nullable({ type: 'string' }, 'Its symbol, e.g. `USDT`.'),
+      sql: (a) => sqlNullable(`${a}.symbol`, sqlJsonString(`${a}.symbol`)),
+    },
     { name: 'name', schema: nullable({ type: 'string' }, 'Its name.'), sql: (a) => sqlNullable(`${a}.name`, sqlJsonString(`${a}.name`)) },
     {
       name: 'decimals',
       schema: nullable(UINT64, 'Decimal places of its amounts: an amount is an integer of 10^-decimals units (uint64 as a string).'),
       sql: (a) => sqlNullable(`${a}.decimals`, sqlPlainString(`${a}.decimals::text`)),
     },
-    { name: 'quantum', schema: nullable(DECIMAL, 'Its quantum: the amount worth about one US dollar.'), sql: (a) => sqlNullable(`${a}.quantum`, sqlPlainString(`${a}.quantum::text`)) },
+    {
+      name: 'quantum',
+      schema: nullable(DECIMAL, 'Its quantum: the amount worth about one US dollar.'),
+      sql: (a) => sqlNullable(`${a}.quantum`, sqlPlainString(`${a}.quantum::text`)),
+    },
     {
       name: 'status',
       schema: nullable({ type: 'string', pattern: '^STATUS_[A-Z_]+$' }, 'Its status, e.g. `STATUS_ENABLED`.'),

@@ -12,7 +12,8 @@ export const explorerOverview: Operation = {
   path: '/explorer/api/overview',
   tag: 'Explorer',
   summary: 'Overview',
-  description: 'The chain head, how much data is held (referral sets, teams, epochs with reward summaries, assets), and ids from the data for example requests.',
+  description:
+    'The chain head, how much data is held (referral sets, teams, epochs with reward summaries, assets), and ids from the data for example requests.',
   errorCode: 0,
   errorMessage: 'failed to get the overview',
   fields: {},

@@ -2,7 +2,11 @@ import { described, ID, INT64, nullable, ref, UINT64, type SchemaObject } from '
 import { messageJsonSql, messageSchema, type MessageSpec } from '../../pagination/message.js';
 import { sqlId, sqlNullable, sqlPlainString } from '../../pagination/sql-json.js';
 
-const count = (name: string, column: string, what: string) => ({ name, schema: described(UINT64, what), sql: (o: string) => sqlPlainString(`${o}.${column}::text`) });
+const count = (name: string, column: string, what: string) => ({
+  name,
+  schema: described(UINT64, what),
+  sql: (o: string) => sqlPlainString(`${o}.${column}::text`),
+});
 const exampleId = (name: string, column: string, what: string) => ({
   name,
   schema: nullable(ID, `${what}; null when there is none.`),
@@ -35,8 +39,16 @@ export const EXAMPLES: MessageSpec = {
   fields: [
     exampleId('referralSetId', 'referral_set_id', 'The newest referral set'),
     exampleId('referee', 'referee', 'A referee in a referral set'),
-    exampleId('teamId', 'team_id', 'A team listed by ListTeamMembersStatistics for `teamEpochs` epochs (the one with most members among those listed for the most epochs, up to 5)'),
-    { name: 'teamEpochs', schema: nullable(UINT64, 'The `aggregationEpochs` the example team is listed for; null without one.'), sql: (o) => sqlNullable(`${o}.team_epochs`, sqlPlainString(`${o}.team_epochs::text`)) },
+    exampleId(
+      'teamId',
+      'team_id',
+      'A team listed by ListTeamMembersStatistics for `teamEpochs` epochs (the one with most members among those listed for the most epochs, up to 5)',
+    ),
+    {
+      name: 'teamEpochs',
+      schema: nullable(UINT64, 'The `aggregationEpochs` the example team is listed for; null without one.'),
+      sql: (o) => sqlNullable(`${o}.team_epochs`, sqlPlainString(`${o}.team_epochs::text`)),
+    },
     exampleId('assetId', 'asset_id', 'The asset of the newest reward summary'),
   ],
 };
@@ -46,10 +58,17 @@ export const OVERVIEW: MessageSpec = {
   schemaName: 'explorerOverview',
   description: 'The chain head, the data held, and example ids.',
   fields: [
-    { name: 'chainHead', schema: nullable(ref(CHAIN_HEAD.schemaName), 'Null before the first block.'), sql: (o) => sqlNullable(`${o}.height`, messageJsonSql(CHAIN_HEAD, o)) },
+    {
+      name: 'chainHead',
+      schema: nullable(ref(CHAIN_HEAD.schemaName), 'Null before the first block.'),
+      sql: (o) => sqlNullable(`${o}.height`, messageJsonSql(CHAIN_HEAD, o)),
+    },
     {
       name: 'lastEndedEpoch',
-      schema: nullable(UINT64, 'The last ended epoch (the highest epoch seen ending or carrying team statistics): the end of ListTeamMembersStatistics\' window.'),
+      schema: nullable(
+        UINT64,
+        "The last ended epoch (the highest epoch seen ending or carrying team statistics): the end of ListTeamMembersStatistics' window.",
+      ),
       sql: (o) => sqlNullable(`${o}.last_ended_epoch`, sqlPlainString(`${o}.last_ended_epoch::text`)),
     },
     { name: 'counts', schema: ref(COUNTS.schemaName), sql: (o) => messageJsonSql(COUNTS, o) },

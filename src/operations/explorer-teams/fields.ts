@@ -8,6 +8,7 @@ export const FIELDS = {
     keys: ['search'],
     protoName: 'search',
     kind: 'string',
-    description: 'Only the teams whose name contains this text (case-insensitive, taken literally: `%` and `_` are plain characters) or whose id starts with it (hex, either case). Empty: every team.',
+    description:
+      'Only the teams whose name contains this text (case-insensitive, taken literally: `%` and `_` are plain characters) or whose id starts with it (hex, either case). Empty: every team.',
   },
 } as const satisfies Record<string, FieldSpec>;

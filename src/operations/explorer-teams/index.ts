@@ -18,14 +18,19 @@ export const explorerListTeams: Operation = {
   summary: 'List teams',
   description:
     'Teams with their members now and how many epochs of statistics they have, optionally searched by name or id. Sort key (createdAt, id), paged like the ' +
-    'data-node\'s lists (the cursor has the referral sets\' shape). `eligibleEpochs` tells for which `aggregationEpochs` ListTeamMembersStatistics lists the team.',
+    "data-node's lists (the cursor has the referral sets' shape). `eligibleEpochs` tells for which `aggregationEpochs` ListTeamMembersStatistics lists the team.",
   errorCode: 0,
   errorMessage: 'failed to list teams',
   fields: FIELDS,
   pathParameters: {},
   schemas: {
     [TEAM.schemaName]: messageSchema(TEAM),
-    ...pageSchemas({ response: 'explorerListTeamsResponse', connection: 'explorerTeamConnection', edge: 'explorerTeamEdge', node: TEAM.schemaName }, 'teams', { one: 'team', many: 'teams' }, 'ListTeams'),
+    ...pageSchemas(
+      { response: 'explorerListTeamsResponse', connection: 'explorerTeamConnection', edge: 'explorerTeamEdge', node: TEAM.schemaName },
+      'teams',
+      { one: 'team', many: 'teams' },
+      'ListTeams',
+    ),
   },
   responseSchema: 'explorerListTeamsResponse',
   responseDescription: 'A page of teams',

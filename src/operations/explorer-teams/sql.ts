@@ -20,7 +20,9 @@ export function teamsPage(search: string, req: PageRequest<Position>): { sql: Pa
   const where: string[] = [];
   if (search !== '') {
     const byName = `t.name ILIKE ${params.text(`%${likeLiteral(search)}%`)}`;
-    where.push(/^[0-9a-fA-F]+$/.test(search) ? `(${byName} OR encode(t.id, 'hex') LIKE ${params.text(`${search.toLowerCase()}%`)})` : byName);
+    where.push(
+      /^[0-9a-fA-F]+$/.test(search) ? `(${byName} OR encode(t.id, 'hex') LIKE ${params.text(`${search.toLowerCase()}%`)})` : byName,
+    );
   }
   const rows = keysetRows(
     {

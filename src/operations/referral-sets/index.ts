@@ -35,7 +35,12 @@ export const listReferralSets: Operation = {
   schemas: {
     [REFERRAL_SET.schemaName]: messageSchema(REFERRAL_SET),
     ...pageSchemas(
-      { response: 'v2ListReferralSetsResponse', connection: 'v2ReferralSetConnection', edge: 'v2ReferralSetEdge', node: REFERRAL_SET.schemaName },
+      {
+        response: 'v2ListReferralSetsResponse',
+        connection: 'v2ReferralSetConnection',
+        edge: 'v2ReferralSetEdge',
+        node: REFERRAL_SET.schemaName,
+      },
       'referralSets',
       { one: 'referral set', many: 'referral sets' },
       'ListReferralSets',

@@ -7,8 +7,8 @@ export const REFERRAL_SET: MessageSpec = {
   schemaName: 'v2ReferralSet',
   description: 'A referral set.',
   fields: [
-    { name: 'id', schema: described(ID, 'The set\'s id.'), sql: (s) => sqlPlainString(sqlId(`${s}.id`)) },
-    { name: 'referrer', schema: described(ID, 'The referrer\'s party id.'), sql: (s) => sqlPlainString(sqlId(`${s}.referrer`)) },
+    { name: 'id', schema: described(ID, "The set's id."), sql: (s) => sqlPlainString(sqlId(`${s}.id`)) },
+    { name: 'referrer', schema: described(ID, "The referrer's party id."), sql: (s) => sqlPlainString(sqlId(`${s}.referrer`)) },
     {
       name: 'createdAt',
       schema: described(TIMESTAMP, 'Creation time: Unix nanoseconds (int64 as a string), truncated to microseconds.'),
@@ -16,7 +16,10 @@ export const REFERRAL_SET: MessageSpec = {
     },
     {
       name: 'updatedAt',
-      schema: described(TIMESTAMP, 'Update time, from the creation event: Unix nanoseconds (int64 as a string), truncated to microseconds.'),
+      schema: described(
+        TIMESTAMP,
+        'Update time, from the creation event: Unix nanoseconds (int64 as a string), truncated to microseconds.',
+      ),
       sql: (s) => sqlPlainString(`${s}.updated_at::text`),
     },
     {

@@ -24,7 +24,7 @@ export const listTeamMembersStatistics: Operation = {
   reads: ['team-stats', 'epochs'],
   path: '/api/v2/teams/:teamId/stats',
   tag: 'TradingDataService',
-  summary: 'List team members\' statistics',
+  summary: "List team members' statistics",
   description:
     'Per member of the team: quantum volumes and rewards per epoch and the games played, over the last N ended epochs (`aggregationEpochs`, default 10). ' +
     'A team with statistics in fewer than N of those epochs is left out (an empty page), as the interface documents it. Members who left the team still appear ' +
@@ -45,12 +45,12 @@ export const listTeamMembersStatistics: Operation = {
         node: MEMBER_STATISTICS.schemaName,
       },
       'statistics',
-      { one: 'member\'s statistics', many: 'members\' statistics' },
+      { one: "member's statistics", many: "members' statistics" },
       'ListTeamMembersStatistics',
     ),
   },
   responseSchema: 'v2ListTeamMembersStatisticsResponse',
-  responseDescription: 'A page of members\' statistics',
+  responseDescription: "A page of members' statistics",
   examples: EXAMPLES,
   async run(store, input, rows) {
     // Faults in the contract's order: query parsing, pagination, ids.

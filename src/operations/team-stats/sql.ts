@@ -21,7 +21,12 @@ import { MEMBER_STATISTICS, rewardsEntrySql, volumesEntrySql } from './node.js';
  * the cursor); the page takes limit + 1 of them in party order, and only those are aggregated:
  * the aggregation is the costly part, so it must never run for parties outside the page.
  */
-export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
+export function teamStatsPage(
+  teamId: string,
+  aggregationEpochs: bigint,
+  partyId: string | undefined,
+  req: PageRequest<Position>,
+): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const plan = sqlPlan(req);
   const team = params.id(teamId);
@@ -29,7 +34,8 @@ export function teamStatsPage(teamId: string, aggregationEpochs: bigint, partyId
   const windowStart = `(SELECT h.last_ended_epoch - (${n} - 1) FROM chain_head AS h WHERE h.last_ended_epoch >= ${n} - 1)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
   /** A statistics row (alias s) of the team in the window, for the party of alias p. */
-  const inWindow = (s: string, p: string) => `${s}.team_id = ${team} AND ${s}.party = ${p}.party AND ${s}.epoch BETWEEN ${windowStart} AND ${windowEnd}`;
+  const inWindow = (s: string, p: string) =>
+    `${s}.team_id = ${team} AND ${s}.party = ${p}.party AND ${s}.epoch BETWEEN ${windowStart} AND ${windowEnd}`;
 
   // Eligibility, decided on the whole team: statistics rows in N distinct epochs of the window.
   // A primary-key range of team_epochs holding at most N entries, evaluated once (InitPlan).

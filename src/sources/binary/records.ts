@@ -89,7 +89,12 @@ export class EventRecordReader {
   private recordBytes(buf: Buffer, pos: number): number {
     const size = buf.readUInt32BE(pos);
     if (size < 8 || size > MAX_RECORD_BYTES) {
-      throw new InputError({ offset: this.offset }, undefined, undefined, `record size ${size} is not an event-file record (expected 8 to ${MAX_RECORD_BYTES})`);
+      throw new InputError(
+        { offset: this.offset },
+        undefined,
+        undefined,
+        `record size ${size} is not an event-file record (expected 8 to ${MAX_RECORD_BYTES})`,
+      );
     }
     return size + 4;
   }

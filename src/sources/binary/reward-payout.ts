@@ -95,7 +95,7 @@ export function decodeRewardPayout(buf: Uint8Array, start: number, end: number):
   if (!isLowerHexId(buf, party, partyEnd) || !isLowerHexId(buf, asset, assetEnd)) return undefined;
   if (game >= 0 && !isLowerHexId(buf, game, gameEnd)) return undefined;
   const type = isAscii(buf, rewardType, rewardTypeEnd) ? ascii(buf, rewardType, rewardTypeEnd) : '';
-  if (!Object.prototype.hasOwnProperty.call(ACCOUNT_TYPE, type)) return undefined;
+  if (!Object.hasOwn(ACCOUNT_TYPE, type)) return undefined;
   const amountValue = amount < 0 ? 0n : digits(buf, amount, amountEnd);
   const epochValue = epoch < 0 ? 0n : digits(buf, epoch, epochEnd);
   const quantumValue = quantum < 0 || quantum === quantumEnd ? 0n : rounded(buf, quantum, quantumEnd);

@@ -120,7 +120,14 @@ export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number
   teamUpdated: {
     field: 162,
     type: 64,
-    spec: { 1: string('teamId'), 2: string('name'), 3: optionalString('teamUrl'), 4: optionalString('avatarUrl'), 5: bool('closed'), 6: strings('allowList') },
+    spec: {
+      1: string('teamId'),
+      2: string('name'),
+      3: optionalString('teamUrl'),
+      4: optionalString('avatarUrl'),
+      5: bool('closed'),
+      6: strings('allowList'),
+    },
   },
   refereeSwitchedTeam: {
     field: 163,

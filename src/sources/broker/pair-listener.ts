@@ -122,7 +122,10 @@ export class PairListener {
     const name = `${socket.remoteAddress}:${socket.remotePort}`;
     if (this.peer) {
       socket.destroy();
-      this.handlers.refused(name, `a peer is connected already (${this.peer.remoteAddress}:${this.peer.remotePort}): PAIR has one peer at a time`);
+      this.handlers.refused(
+        name,
+        `a peer is connected already (${this.peer.remoteAddress}:${this.peer.remotePort}): PAIR has one peer at a time`,
+      );
       return;
     }
     this.peer = socket;
@@ -169,7 +172,9 @@ export class PairListener {
         return;
       }
       const pending = splitter.pendingBytes;
-      receiver.closed(socket.errored?.message ?? (pending > 0 ? `disconnected inside a frame (${pending} bytes of it received)` : undefined));
+      receiver.closed(
+        socket.errored?.message ?? (pending > 0 ? `disconnected inside a frame (${pending} bytes of it received)` : undefined),
+      );
     });
   }
 }

@@ -30,7 +30,9 @@ export class NdjsonDecoder {
 }
 
 /** The events of a finished NDJSON input (a file, stdin, the demo generator's text), in order. */
-export async function* ndjsonBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<readonly DecodedEvent[]> {
+export async function* ndjsonBatches(
+  chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<readonly DecodedEvent[]> {
   const decoder = new NdjsonDecoder();
   for await (const chunk of chunks) yield* inOneBatch(decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
   yield* inOneBatch(decoder.end());

@@ -62,7 +62,12 @@ export class LineSplitter {
   }
 
   private tooLong(): InputError {
-    return new InputError({ line: this.line + 1 }, undefined, undefined, `no newline within ${MAX_LINE_BYTES / 2 ** 20} MiB: not an event line`);
+    return new InputError(
+      { line: this.line + 1 },
+      undefined,
+      undefined,
+      `no newline within ${MAX_LINE_BYTES / 2 ** 20} MiB: not an event line`,
+    );
   }
 }
 

@@ -9,21 +9,21 @@ export const READ_MODELS = [
   /** teams, team_members */
   'teams',
   /** team_member_stats, team_epochs, team_parties, team_party_games */
-  'team-stats',
+  'team-member-stats',
   /** game_scopes (read by ingestion only) */
   'game-scopes',
   /** epoch_reward_summaries */
-  'reward-summaries',
+  'epoch-reward-summaries',
   /** assets */
   'assets',
-  /** chain_head.last_ended_epoch: the window of team statistics */
-  'epochs',
+  /** chain_head.last_ended_epoch: the window of team statistics (its height and time change with every block: see 'block') */
+  'chain-head',
 ] as const;
 
 export type ReadModel = (typeof READ_MODELS)[number];
 
-/** What an answer may read besides the read models: the chain head itself, new with every block. */
-export type AnswerSource = ReadModel | 'chain-head';
+/** What an answer may read besides the read models: the block the head is at (its height and time), new with every block. */
+export type AnswerSource = ReadModel | 'block';
 
 /** The store's chain head with the version of each read model, as one snapshot saw them. */
 export interface HeadState {
@@ -38,7 +38,7 @@ export interface HeadState {
 export function parseHeadState(text: string | null): HeadState | null {
   if (text === null || text === '') return null;
   const raw = JSON.parse(text) as { height: string; time: string; models: Partial<Record<string, string>> };
-  const versions = { 'chain-head': raw.height } as Record<AnswerSource, string>;
+  const versions = { block: raw.height } as Record<AnswerSource, string>;
   for (const model of READ_MODELS) versions[model] = raw.models[model] ?? '0';
   return { height: raw.height, time: raw.time, versions };
 }

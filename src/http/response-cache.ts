@@ -285,7 +285,7 @@ function unpooled(body: Buffer): Buffer {
 /**
  * Whether an answer read at `height` is the answer at the state's head: not read after it (a
  * block whose notice has not come yet may have changed it), and none of its sources changed
- * since it was read. ('chain-head' changes at every height: its answers must be read at the head.)
+ * since it was read. ('block' changes at every height: its answers must be read at the head.)
  */
 function isAnswerAt(state: HeadState, sources: readonly AnswerSource[], height: bigint): boolean {
   return height <= BigInt(state.height) && sources.every((s) => BigInt(state.versions[s]) <= height);

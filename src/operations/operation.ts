@@ -43,7 +43,7 @@ export interface Operation {
   /** The operation's name (operationId after the tag), in logs and metrics. */
   name: string;
   /**
-   * The read models its answers are made of (and 'chain-head' when an answer shows the head): a
+   * The read models its answers are made of (and 'block' when an answer shows the head): a
    * cached answer stays valid while none of them changes.
    */
   reads: readonly AnswerSource[];

@@ -14,7 +14,7 @@ const SETS: readonly AnswerSource[] = ['referral-sets'];
 /** The head at `height`, every read model last changed there unless `versions` says otherwise. */
 function at(height: string, versions: Partial<Record<AnswerSource, string>> = {}): HeadState {
   const all = Object.fromEntries(READ_MODELS.map((m) => [m, height])) as Record<AnswerSource, string>;
-  return { height, time: `${height}000`, versions: { ...all, ...versions, 'chain-head': height } };
+  return { height, time: `${height}000`, versions: { ...all, ...versions, block: height } };
 }
 
 const answerAt = (height: string, text = `body at ${height}`): Answer => ({ body: Buffer.from(text), head: { height, time: '1' } });
@@ -170,17 +170,19 @@ test('a block that changes none of its models keeps an answer, served with the n
   const { cache, outcomes } = cacheWithLog();
   cache.setHead(at('5'));
   const sets = await cache.answer('/sets', SETS, async () => answerAt('5', 'sets'));
-  const teams = await cache.answer('/teams', ['team-stats', 'epochs'], async () => answerAt('5', 'teams'));
+  const teams = await cache.answer('/teams', ['team-member-stats', 'chain-head'], async () => answerAt('5', 'teams'));
   // Block 6 changes reward summaries only.
-  cache.setHead(at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5' }));
+  cache.setHead(
+    at('6', { 'referral-sets': '5', 'team-member-stats': '5', 'chain-head': '5', teams: '5', assets: '5', 'game-scopes': '5' }),
+  );
   assert.equal(cache.size.entries, 2);
   const again = await cache.answer('/sets', SETS, async () => assert.fail('computed again'));
   assert.equal(again.body, sets.body);
   assert.deepEqual(again.head, { height: '6', time: '6000' });
   // Block 7 ends an epoch: the team answer goes, the referral sets answer stays.
-  cache.setHead(at('7', { 'referral-sets': '5', 'team-stats': '5', teams: '5', assets: '5', 'game-scopes': '5' }));
+  cache.setHead(at('7', { 'referral-sets': '5', 'team-member-stats': '5', teams: '5', assets: '5', 'game-scopes': '5' }));
   assert.equal(cache.size.entries, 1);
-  const recomputed = await cache.answer('/teams', ['team-stats', 'epochs'], async () => answerAt('7', 'teams at 7'));
+  const recomputed = await cache.answer('/teams', ['team-member-stats', 'chain-head'], async () => answerAt('7', 'teams at 7'));
   assert.notEqual(recomputed.body, teams.body);
   assert.deepEqual((await cache.answer('/sets', SETS, async () => assert.fail('computed again'))).head, { height: '7', time: '7000' });
   assert.deepEqual(outcomes, ['miss', 'miss', 'hit', 'miss', 'hit']);
@@ -189,14 +191,22 @@ test('a block that changes none of its models keeps an answer, served with the n
 test('an answer showing the chain head is new with every block', async () => {
   const { cache } = cacheWithLog();
   cache.setHead(at('5'));
-  await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
+  await cache.answer('/overview', ['block'], async () => answerAt('5'));
   assert.equal(cache.size.entries, 1);
   cache.setHead(
-    at('6', { 'referral-sets': '5', 'team-stats': '5', epochs: '5', teams: '5', assets: '5', 'game-scopes': '5', 'reward-summaries': '5' }),
+    at('6', {
+      'referral-sets': '5',
+      'team-member-stats': '5',
+      'chain-head': '5',
+      teams: '5',
+      assets: '5',
+      'game-scopes': '5',
+      'epoch-reward-summaries': '5',
+    }),
   );
   assert.equal(cache.size.entries, 0);
   // Read at 5 while the head is 6: not the answer at 6, whatever the models say.
-  await cache.answer('/overview', ['chain-head'], async () => answerAt('5'));
+  await cache.answer('/overview', ['block'], async () => answerAt('5'));
   assert.equal(cache.size.entries, 0);
 });
 
@@ -206,7 +216,7 @@ test('an answer read before the head it arrives at is kept only if its models di
   const slow = deferred();
   const slowTeams = deferred();
   const pending = cache.answer('/sets', SETS, slow.compute);
-  const pendingTeams = cache.answer('/teams', ['team-stats'], slowTeams.compute);
+  const pendingTeams = cache.answer('/teams', ['team-member-stats'], slowTeams.compute);
   // Block 6 changes team statistics, and its notice arrives before the answers read at 5.
   cache.setHead(at('6', { 'referral-sets': '5' }));
   slow.resolve(answerAt('5'));

@@ -61,12 +61,12 @@ for (const kind of STORE_KINDS) {
       await ingest(blockLines(8, [payout('1', hex('c1'), '10')]));
       assert.deepEqual(await versions(), {
         assets: '3',
-        epochs: '7',
+        'chain-head': '7',
         'game-scopes': '3',
         'referral-sets': '3',
-        'reward-summaries': '8',
+        'epoch-reward-summaries': '8',
         // Team statistics fold every payout (a team game's counts), and team statistics events.
-        'team-stats': '8',
+        'team-member-stats': '8',
         teams: '5',
       });
     });

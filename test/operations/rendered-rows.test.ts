@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cursorSql as summaryCursorSql } from '../../src/operations/epoch-summaries/cursor.js';
-import { EPOCH_REWARD_SUMMARY } from '../../src/operations/epoch-summaries/node.js';
+import { cursorSql as summaryCursorSql } from '../../src/operations/epoch-reward-summaries/cursor.js';
+import { EPOCH_REWARD_SUMMARY } from '../../src/operations/epoch-reward-summaries/node.js';
 import { cursorSql as setCursorSql } from '../../src/operations/referral-sets/cursor.js';
 import { REFERRAL_SET } from '../../src/operations/referral-sets/node.js';
 import { messageJsonSql } from '../../src/pagination/message.js';

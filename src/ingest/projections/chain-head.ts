@@ -8,8 +8,9 @@ import type { EventHandlers, Projection } from './projection.js';
  * the checkpoint commits with the blocks it covers.
  */
 export class ChainHead implements Projection {
-  // Its other columns, the height and time, change with every block: no model of their own.
-  readonly model = 'epochs';
+  // Its version follows last_ended_epoch; the height and time change with every block, which
+  // answers showing them read as 'block'.
+  readonly model = 'chain-head';
   private lastEndedEpoch: bigint | null = null;
 
   readonly folds: EventHandlers = {

@@ -2,10 +2,10 @@ import { Assets } from './assets.js';
 import { ChainHead } from './chain-head.js';
 import { GameScopes } from './game-scopes.js';
 import type { Projection } from './projection.js';
-import { Referrals } from './referrals.js';
-import { RewardSummaries } from './reward-summaries.js';
+import { ReferralSets } from './referral-sets.js';
+import { EpochRewardSummaries } from './epoch-reward-summaries.js';
 import { Teams } from './teams.js';
-import { TeamStats } from './team-stats.js';
+import { TeamMemberStats } from './team-member-stats.js';
 
 /**
  * The read models, fresh for one batch, in the order they write. Team statistics read the
@@ -15,11 +15,11 @@ export function batchProjections(): Projection[] {
   const teams = new Teams();
   const games = new GameScopes();
   return [
-    new Referrals(),
+    new ReferralSets(),
     teams,
     games,
-    new TeamStats(teams.teamOf, games.teamScoped),
-    new RewardSummaries(),
+    new TeamMemberStats(teams.teamOf, games.teamScoped),
+    new EpochRewardSummaries(),
     new Assets(),
     new ChainHead(),
   ];

@@ -9,7 +9,7 @@ import { ASSETS_SQL } from './sql.js';
 /** GET /explorer/api/assets — every asset the explorer can show amounts of, with its symbol and decimals when known. */
 export const explorerListAssets: Operation = {
   name: 'ListAssets',
-  reads: ['reward-summaries', 'assets'],
+  reads: ['epoch-reward-summaries', 'assets'],
   path: '/explorer/api/assets',
   tag: 'Explorer',
   summary: 'List assets',

@@ -8,7 +8,7 @@ import { OVERVIEW_SQL } from './sql.js';
 export const explorerOverview: Operation = {
   name: 'Overview',
   // Its body holds the chain head: a new answer with every block.
-  reads: ['chain-head', 'referral-sets', 'teams', 'team-stats', 'reward-summaries', 'assets', 'epochs'],
+  reads: ['block', 'referral-sets', 'teams', 'team-member-stats', 'epoch-reward-summaries', 'assets', 'chain-head'],
   path: '/explorer/api/overview',
   tag: 'Explorer',
   summary: 'Overview',

@@ -12,7 +12,7 @@ import { teamsPage } from './sql.js';
 /** GET /explorer/api/teams — the explorer's team list (the API has none). */
 export const explorerListTeams: Operation = {
   name: 'ListTeams',
-  reads: ['teams', 'team-stats', 'epochs'],
+  reads: ['teams', 'team-member-stats', 'chain-head'],
   path: '/explorer/api/teams',
   tag: 'Explorer',
   summary: 'List teams',

@@ -28,7 +28,7 @@ function checkedIds(texts: readonly string[], what: 'asset' | 'market'): string[
 /** GET /api/v2/rewards/epoch/summaries — contract §5 ListEpochRewardSummaries. */
 export const listEpochRewardSummaries: Operation = {
   name: 'ListEpochRewardSummaries',
-  reads: ['reward-summaries'],
+  reads: ['epoch-reward-summaries'],
   path: '/api/v2/rewards/epoch/summaries',
   tag: 'TradingDataService',
   summary: 'List epoch reward summaries',

@@ -21,7 +21,7 @@ const checkedId = (text: string) => requireId(text, (message) => invalidArgument
 /** GET /api/v2/teams/{teamId}/stats — contract §5 ListTeamMembersStatistics. */
 export const listTeamMembersStatistics: Operation = {
   name: 'ListTeamMembersStatistics',
-  reads: ['team-stats', 'epochs'],
+  reads: ['team-member-stats', 'chain-head'],
   path: '/api/v2/teams/:teamId/stats',
   tag: 'TradingDataService',
   summary: "List team members' statistics",

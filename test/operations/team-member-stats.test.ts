@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { listTeamMembersStatistics } from '../../src/operations/team-stats/index.js';
+import { listTeamMembersStatistics } from '../../src/operations/team-member-stats/index.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';

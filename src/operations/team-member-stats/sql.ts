@@ -88,7 +88,7 @@ export function teamStatsPage(
   // A member's statistics are those of its rows in the window, and the store changes them only
   // with the team statistics' read model: within one version of that model and one window, the
   // party names them (RowCache). Ingestion writes the model's version in the block's transaction.
-  const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-stats')`;
+  const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-member-stats')`;
   const scope = `${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '') || '/' || encode(${team}, 'hex')`;
   return {
     sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w], versions: { scope, rows: parties } }),

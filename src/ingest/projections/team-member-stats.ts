@@ -22,8 +22,8 @@ interface StatsDelta {
  * party is in a team at payout time: the rule reads two other projections' state as it stands at
  * that event in chain order, given to the constructor.
  */
-export class TeamStats implements Projection {
-  readonly model = 'team-stats';
+export class TeamMemberStats implements Projection {
+  readonly model = 'team-member-stats';
   private readonly rows = new Map<string, StatsDelta>();
 
   constructor(

@@ -11,7 +11,7 @@ interface RefereeState {
 const toMicros = (ns: bigint) => ns - (ns % 1000n);
 
 /** Referral sets with their referee counts, and each referee's current set (referral_sets, referral_set_referees). */
-export class Referrals implements Projection {
+export class ReferralSets implements Projection {
   readonly model = 'referral-sets';
   private readonly referees = new Overlay({
     table: 'referral_set_referees',

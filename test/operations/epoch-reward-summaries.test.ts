@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { parseId } from '../../src/contract/ids.js';
-import { listEpochRewardSummaries } from '../../src/operations/epoch-summaries/index.js';
+import { listEpochRewardSummaries } from '../../src/operations/epoch-reward-summaries/index.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';

@@ -9,8 +9,8 @@ interface Sum {
 }
 
 /** Epoch reward summaries keyed (epoch, asset, market, reward type), incremented per payout (epoch_reward_summaries). */
-export class RewardSummaries implements Projection {
-  readonly model = 'reward-summaries';
+export class EpochRewardSummaries implements Projection {
+  readonly model = 'epoch-reward-summaries';
   /**
    * The sums in the order first met, found by epoch, asset and type: nearly every applied event
    * is a payout, and a key string made of the three per event cost more than the rest of the fold.

@@ -13,7 +13,7 @@ import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-member-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** The expected body with its loose string fields taken from the actual body. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openMigratedStore } from '../src/db/open.js';
+import { openMigratedStore } from '../src/schema.js';
 import type { Store } from '../src/db/store.js';
 import { ROOT } from './paths.js';
 

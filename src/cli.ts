@@ -2,6 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { readSettings, settingsHelp, UsageError, type SettingName, type Settings } from './config.js';
 import { migrate } from './db/migrate.js';
+import { SCHEMA } from './schema.js';
 import { openStore } from './db/open.js';
 import { StoreUnavailableError, type Store } from './db/store.js';
 import { waitUntilReachable } from './db/wait-for-store.js';
@@ -64,7 +65,7 @@ const COMMANDS: Record<string, Command> = {
             onWait: (holder) => err(`waiting for the writer lock of ${store.location}, held by ${holder} (--no-wait: exit instead)`),
           });
         }
-        await migrate(writer);
+        await migrate(writer, SCHEMA);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
         await ingestWithReport(writer, input.batches, { batchEvents: settings.batchEvents, fraction });
         return 0;
@@ -131,8 +132,12 @@ const COMMANDS: Record<string, Command> = {
       const { settings } = readSettings(this.settings, argv);
       const store = await openReachableStore(settings);
       try {
-        const applied = await migrate(store);
-        out(applied.length ? `applied migrations ${applied.join(', ')} to ${store.location}` : `schema of ${store.location} is up to date`);
+        const applied = await migrate(store, SCHEMA);
+        const done = [
+          ...(applied.migrations.length ? [`migrations ${applied.migrations.join(', ')}`] : []),
+          ...(applied.repeatable.length ? [`${applied.repeatable.join(', ')} (made from the definitions)`] : []),
+        ];
+        out(done.length ? `applied ${done.join(' and ')} to ${store.location}` : `schema of ${store.location} is up to date`);
         return 0;
       } finally {
         await store.close();

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import { assertSchemaCurrent, migrate, SchemaBehindError } from './db/migrate.js';
 import { openStore } from './db/open.js';
+import { SCHEMA } from './schema.js';
 import { assertPrimary } from './db/server-role.js';
 import type { Store } from './db/store.js';
 import { waitForStore, waitUntilReachable, type WaitOptions } from './db/wait-for-store.js';
 import { superviseWriter, WriterSession, type WriterWork } from './db/writer-lock.js';
-import { OPERATIONS } from './operations/index.js';
+import { ROUTES } from './http/routes.js';
 import { settingError, type Settings } from './config.js';
 import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
@@ -150,7 +151,7 @@ async function prepareStore(
     });
   };
   if (store.kind === 'pglite') {
-    await migrate(store);
+    await migrate(store, SCHEMA);
     if (writes.seedDemo) await seed(store);
     const follower = await writes.follow?.start(store);
     writes.stop = async () => follower?.stop();
@@ -167,7 +168,7 @@ async function prepareStore(
     gate.waiting('seeding the demo chain');
     const writer = await WriterSession.acquire(url, { name: 'serve', wait: true, onWait, signal: waits('').signal });
     try {
-      await migrate(writer);
+      await migrate(writer, SCHEMA);
       await seed(writer);
     } finally {
       await writer.close();
@@ -190,7 +191,7 @@ async function prepareStore(
       },
       async (session) => {
         lockLog.info({ store: session.location }, 'writer lock held');
-        await migrate(session);
+        await migrate(session, SCHEMA);
         return follow.start(session);
       },
     );
@@ -198,7 +199,7 @@ async function prepareStore(
   gate.waiting('waiting for the schema to be up to date');
   await waitForStore(
     `the schema of ${store.location} was not brought up to date`,
-    () => assertSchemaCurrent(store),
+    () => assertSchemaCurrent(store, SCHEMA),
     waits('waiting for the schema'),
     (err) => err instanceof SchemaBehindError,
   );
@@ -256,7 +257,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
   const app = await buildServer({
     store,
-    operations: OPERATIONS,
+    routes: ROUTES,
     logger,
     metrics,
     responseCacheBytes: settings.responseCacheMb! * 2 ** 20,

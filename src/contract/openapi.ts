@@ -40,6 +40,17 @@ export interface ParameterObject {
   schema: SchemaObject;
 }
 
+/** An example for the OpenAPI document: a request of the fixtures and its answer. */
+export interface FixtureExample {
+  /** The fixtures file and the entry's name. */
+  fixture: string;
+  name: string;
+  method: string;
+  request: string;
+  status: number;
+  body: unknown;
+}
+
 export interface ExampleObject {
   summary: string;
   description: string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,24 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * A step `migrate` runs again whenever its SQL changes: SQL made from definitions in the code
+ * (the stored rows' render functions, made from the messages) rather than frozen into a numbered
+ * file. The hash of its statements is stored (schema_repeatables, migration 016).
+ */
+export interface RepeatableStep {
+  name: string;
+  statements: readonly string[];
+}
+
+/** What the store's schema is made of: the numbered migrations, then the repeatable steps. */
+export interface Schema {
+  migrations: readonly Migration[];
+  repeatable: readonly RepeatableStep[];
+}
+
+const hashOf = (step: RepeatableStep) => createHash('sha256').update(step.statements.join(';\n')).digest('hex');
+
 /** The numbered SQL files, in order. */
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
@@ -27,52 +46,91 @@ export function migrationName(m: Migration): string {
   return `${String(m.version).padStart(3, '0')}_${m.name}`;
 }
 
+/** What migrate applied: the numbered migrations' versions and the repeatable steps' names. */
+export interface Applied {
+  migrations: number[];
+  repeatable: string[];
+}
+
+/** What the store's schema lacks: numbered migrations not applied, and repeatable steps not applied as they are now. */
+export interface Pending {
+  migrations: Migration[];
+  repeatable: RepeatableStep[];
+}
+
 /**
- * The migrations the store's schema lacks, read without writing anything (a read-only role
- * needs SELECT on schema_migrations only): all of them on an empty database.
+ * What the store's schema lacks, read without writing anything (a read-only role needs SELECT on
+ * schema_migrations and schema_repeatables only): all of it on an empty database.
  */
-export async function pendingMigrations(store: Store, migrations = loadMigrations()): Promise<Migration[]> {
-  const [table] = await store.query<{ exists: boolean }>(`SELECT to_regclass('schema_migrations') IS NOT NULL AS exists`);
-  if (!table?.exists) return migrations;
+export async function pendingMigrations(store: Store, schema: Schema): Promise<Pending> {
+  const exists = async (table: string) =>
+    (await store.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [table]))[0]?.exists === true;
+  if (!(await exists('schema_migrations'))) return { migrations: [...schema.migrations], repeatable: [...schema.repeatable] };
   const done = new Set((await store.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
-  return migrations.filter((m) => !done.has(m.version));
+  const hashes = (await exists('schema_repeatables'))
+    ? new Map((await store.query<{ name: string; hash: string }>('SELECT name, hash FROM schema_repeatables')).map((r) => [r.name, r.hash]))
+    : new Map<string, string>();
+  return {
+    migrations: schema.migrations.filter((m) => !done.has(m.version)),
+    repeatable: schema.repeatable.filter((step) => hashes.get(step.name) !== hashOf(step)),
+  };
 }
 
 /** The schema lacks migrations this version needs; serve waits for a writer or `epochview migrate` to apply them. */
 export class SchemaBehindError extends Error {
   override name = 'SchemaBehindError';
-  constructor(location: string, pending: readonly Migration[]) {
+  constructor(location: string, pending: Pending) {
+    const missing = [
+      ...pending.migrations.map((m) => `migration ${migrationName(m)}`),
+      ...pending.repeatable.map((step) => `${step.name} (made from this version's definitions)`),
+    ];
     super(
-      `the schema of ${location} is behind: migration${pending.length > 1 ? 's' : ''} ${pending.map(migrationName).join(', ')} not applied; ` +
+      `the schema of ${location} is behind: ${missing.join(', ')} not applied; ` +
         'run `epochview migrate` against the primary (or start the writer: `epochview ingest`, `epochview serve --follow`)',
     );
   }
 }
 
-/** Throws SchemaBehindError unless every migration is applied. */
-export async function assertSchemaCurrent(store: Store): Promise<void> {
-  const pending = await pendingMigrations(store);
-  if (pending.length > 0) throw new SchemaBehindError(store.location, pending);
+/** Throws SchemaBehindError unless the schema is all applied. */
+export async function assertSchemaCurrent(store: Store, schema: Schema): Promise<void> {
+  const pending = await pendingMigrations(store, schema);
+  if (pending.migrations.length > 0 || pending.repeatable.length > 0) throw new SchemaBehindError(store.location, pending);
 }
 
 /**
- * Applies the migrations the store has not seen yet, all in one transaction, and returns the
- * versions applied. On a PostgreSQL server an advisory lock keeps two processes from migrating
- * at once, and a hot standby is refused with a clear message (it cannot take writes).
+ * Applies the migrations the store has not seen yet, then the repeatable steps whose SQL changed,
+ * all in one transaction, and returns what it applied. On a PostgreSQL server an advisory
+ * lock keeps two processes from migrating at once, and a hot standby is refused with a clear
+ * message (it cannot take writes).
  */
-export async function migrate(store: Store, migrations = loadMigrations()): Promise<number[]> {
+export async function migrate(store: Store, schema: Schema): Promise<Applied> {
   if (store.kind === 'postgres') await assertPrimary(store, store.location, 'epochview migrate');
   await store.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   return store.transaction(async (tx) => {
     if (store.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7171001)');
     const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
-    const applied: number[] = [];
-    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    const applied: Applied = { migrations: [], repeatable: [] };
+    for (const m of [...schema.migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;
       for (const statement of splitStatements(m.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      applied.push(m.version);
+      applied.migrations.push(m.version);
+    }
+    if (schema.repeatable.length === 0) return applied;
+    const hashes = new Map(
+      (await tx.query<{ name: string; hash: string }>('SELECT name, hash FROM schema_repeatables')).map((r) => [r.name, r.hash]),
+    );
+    for (const step of schema.repeatable) {
+      const hash = hashOf(step);
+      if (hashes.get(step.name) === hash) continue;
+      for (const statement of step.statements) await tx.query(statement);
+      await tx.query(
+        `INSERT INTO schema_repeatables (name, hash) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET hash = excluded.hash, applied_at = now()`,
+        [step.name, hash],
+      );
+      applied.repeatable.push(step.name);
     }
     return applied;
   });

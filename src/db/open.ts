@@ -1,4 +1,3 @@
-import { migrate } from './migrate.js';
 import { PgliteStore } from './pglite-store.js';
 import { PostgresStore } from './postgres-store.js';
 import type { Batching } from './statement-batches.js';
@@ -19,16 +18,4 @@ export interface StoreOptions {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) return new PostgresStore(opts.databaseUrl, opts.poolSize, opts.statementTimeoutMs, opts.batching);
   return PgliteStore.open(opts.dataDir, opts.batching?.onBatch);
-}
-
-/** Opens the configured store and brings its schema up to date. */
-export async function openMigratedStore(opts: StoreOptions): Promise<Store> {
-  const store = await openStore(opts);
-  try {
-    await migrate(store);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-  return store;
 }

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, deadlineExceeded, internalError, unavailable } from '../contract/errors.js';
 import { goJson } from '../contract/json.js';
-import { queryPairs } from '../contract/query.js';
+import { parseQuery, queryPairs } from '../contract/query.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
-import type { Operation } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
 import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
 import type { Answer, ResponseCache } from './response-cache.js';
+import type { Route } from './routes.js';
 
 /** What an API request gets: its status, its headers in the order they are sent, its body. */
 export interface ApiReply {
@@ -61,31 +61,38 @@ export function isPrettyUrl(url: string): boolean {
   }
 }
 
-/** The operation's answer to a request URL, formatted (?pretty indents it). */
-async function compute(a: ApiAnswers, op: Operation, url: string, path: Record<string, string>): Promise<Answer> {
+/**
+ * The operation's answer to a request URL: the query parsed by the gateway's rules into the
+ * operation's request (path parameters set their fields), and its result as the response
+ * message's JSON (?pretty indents it).
+ */
+async function compute(a: ApiAnswers, route: Route, url: string, path: Record<string, string>): Promise<Answer> {
+  const op = route.operation;
   const query = queryPairs(queryOf(url));
   checkRepeatedValues(query, op.fields, a.limits);
-  const result = await op.run(a.store, { path, query }, a.rows);
-  return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(result.body.toString()), 2)) : result.body, head: result.head };
+  const request = { ...parseQuery(query, op.fields), ...path };
+  const result = await op.run({ store: a.store, rows: a.rows }, request);
+  const body = result.responseJson();
+  return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
 }
 
 /**
- * The reply to a GET of an API operation, however the request reached it (Fastify's route or
- * the fast path): the answer from the response cache or the store, with the chain head it is
- * the answer at, gzipped when the client takes that; or the contract's error.
+ * The reply to a GET of an API route: the answer from the response cache or the store, with the
+ * chain head it is the answer at, gzipped when the client takes that; or the contract's error.
  */
 export async function answerApi(
   a: ApiAnswers,
-  op: Operation,
+  route: Route,
   url: string,
   path: Record<string, string>,
   headers: IncomingHttpHeaders,
   log: RequestLogger,
 ): Promise<ApiReply> {
   if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
+  const op = route.operation;
   try {
     const answer = await withDeadline(
-      a.cache.answer(url, op.reads, () => compute(a, op, url, path)),
+      a.cache.answer(url, op.reads, () => compute(a, route, url, path)),
       a.limits.requestTimeoutMs,
     );
     const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { Operation } from '../operations/operation.js';
 import { buildOpenApiDocument } from './openapi.js';
+import type { Route } from './routes.js';
 
 /**
  * The API's own documentation: GET /api/v2/openapi.json (the OpenAPI document of the server's
@@ -14,9 +14,9 @@ import { buildOpenApiDocument } from './openapi.js';
 export const OPENAPI_PATH = '/api/v2/openapi.json';
 export const DOCS_PATH = '/docs';
 
-/** Registers the documentation routes for the given operations. */
-export async function registerDocs(app: FastifyInstance, operations: readonly Operation[]): Promise<void> {
-  const document = buildOpenApiDocument(operations);
+/** Registers the documentation routes for the given API routes. */
+export async function registerDocs(app: FastifyInstance, routes: readonly Route[]): Promise<void> {
+  const document = buildOpenApiDocument(routes);
   const text = Buffer.from(JSON.stringify(document));
   app.get(OPENAPI_PATH, (_request, reply) => reply.header('content-type', 'application/json').send(text));
 

@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module';
 import { deadlineExceeded, internalError as internalErrorBody, rateLimited, unavailable } from '../contract/errors.js';
+import { messageSchemas, schemaName } from '../contract/message.js';
 import {
   ALIAS_LIST,
+  type FixtureExample,
+  pageSchemas,
   sharedSchemas,
   status,
   ref,
@@ -14,12 +17,13 @@ import {
 } from '../contract/openapi.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/pagination.js';
 import type { FieldSpec } from '../contract/query.js';
-import type { FixtureExample, Operation } from '../operations/operation.js';
+import type { AnyOperation } from '../operations/operation.js';
+import type { Route } from './routes.js';
 
 /**
  * The OpenAPI 3.1 document of the service (served at /api/v2/openapi.json, rendered at /docs),
- * assembled from the operations: each brings its fields (with their docs), path parameters,
- * schemas and examples. Query parameters come from the same field tables the query parser reads,
+ * assembled from the routes and their operations: each brings its request fields (with their docs),
+ * its messages' schemas (from their definitions) and examples. Query parameters come from the same field tables the query parser reads,
  * so the document lists exactly the keys the service accepts: every field under its JSON name
  * and its proto-name alias.
  */
@@ -129,7 +133,7 @@ function badRequest(examples: readonly FixtureExample[]): ResponseObject {
   );
 }
 
-function internalError(op: Operation): ResponseObject {
+function internalError(op: AnyOperation): ResponseObject {
   return withExample(
     response(
       "An unexpected failure, `code` 13; the detail carries the operation's code and message and no internals.",
@@ -179,9 +183,9 @@ const KIND_TEXT: Record<FieldSpec['kind'], string> = {
 };
 
 /** Every query key of every field, in the table's order: the JSON name, then the proto name. */
-function queryParameters(op: Operation): ParameterObject[] {
+function queryParameters(op: AnyOperation): ParameterObject[] {
   const params: ParameterObject[] = [];
-  for (const spec of Object.values(op.fields)) {
+  for (const spec of Object.values(op.fields) as FieldSpec[]) {
     const { description: _, ...extra } = spec.schema ?? {};
     const scalar: SchemaObject = { ...kindSchema(spec), ...extra };
     const [jsonKey] = spec.keys;
@@ -205,17 +209,18 @@ function queryParameters(op: Operation): ParameterObject[] {
   return params;
 }
 
-function pathParameters(op: Operation): ParameterObject[] {
-  return [...op.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
-    const doc = op.pathParameters[name!];
-    if (!doc) throw new Error(`path parameter ${name} of ${op.name} is not documented`);
+/** The route's path parameters: each sets the request field of its name. */
+function pathParameters(route: Route): ParameterObject[] {
+  return [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
+    const spec = (route.operation.fields as Record<string, FieldSpec>)[name!];
+    if (!spec) throw new Error(`path parameter ${name} of ${route.operation.name} is not a field of its request`);
     return {
       name: name!,
       in: 'path',
-      description: doc.description,
+      description: spec.description,
       required: true,
       style: 'simple',
-      schema: { type: 'string', ...doc.schema },
+      schema: { type: 'string', ...spec.schema },
     };
   });
 }
@@ -223,21 +228,40 @@ function pathParameters(op: Operation): ParameterObject[] {
 /** The router's `/a/:b/c` as OpenAPI's `/a/{b}/c`. */
 export const openApiPath = (routePath: string): string => routePath.replace(/:([A-Za-z]+)/g, '{$1}');
 
-function operationObject(op: Operation): OperationObject {
+/** The schemas an operation's answer adds, and the name of its response's. */
+function responseSchemas(op: AnyOperation): { schemas: Record<string, SchemaObject>; response: string; description: string } {
+  const r = op.response;
+  if (r.kind === 'item') return { schemas: messageSchemas(r.message), response: schemaName(r.message.name), description: r.message.doc };
+  const names = {
+    response: schemaName(r.message),
+    connection: schemaName(r.connection),
+    edge: schemaName(r.edge),
+    node: schemaName(r.node.name),
+  };
   return {
-    operationId: `${op.tag}_${op.name}`,
+    schemas: { ...messageSchemas(r.node), ...pageSchemas(names, r.key, { one: r.one, many: r.many }, op.name) },
+    response: names.response,
+    description: `A page of ${r.many}`,
+  };
+}
+
+function operationObject(route: Route): OperationObject {
+  const op = route.operation;
+  const { response: schema, description } = responseSchemas(op);
+  return {
+    operationId: `${op.service}_${op.name}`,
     summary: op.summary,
     description: op.description,
-    tags: [op.tag],
-    parameters: [...pathParameters(op), ...queryParameters(op), PRETTY],
+    tags: [op.service],
+    parameters: [...pathParameters(route), ...queryParameters(op), PRETTY],
     responses: {
       '200': response(
-        `${op.responseDescription}. Every field is present, in proto order.`,
-        ref(op.responseSchema),
-        op.examples.filter((e) => e.status === 200),
+        `${description}. Every field is present, in proto order.`,
+        ref(schema),
+        route.examples.filter((e) => e.status === 200),
         BLOCK_HEADERS,
       ),
-      '400': badRequest(op.examples.filter((e) => e.status === 400)),
+      '400': badRequest(route.examples.filter((e) => e.status === 400)),
       '404': componentRef('NotFound'),
       '429': componentRef('RateLimited'),
       '500': internalError(op),
@@ -270,19 +294,19 @@ const DESCRIPTION = `Three read-only operations of the Vega data-node v2 REST AP
 
 **Headers**: \`X-Block-Height\` and \`X-Block-Timestamp\` name the last ingested block the answer was read at.`;
 
-/** The OpenAPI document of the given operations (the server's own list). */
-export function buildOpenApiDocument(operations: readonly Operation[]): OpenApiDocument {
+/** The OpenAPI document of the given routes (the server's own list). */
+export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const schemas = sharedSchemas();
-  for (const op of operations) {
-    paths[openApiPath(op.path)] = { get: operationObject(op) };
-    for (const [name, schema] of Object.entries(op.schemas)) {
+  for (const route of routes) {
+    paths[openApiPath(route.path)] = { get: operationObject(route) };
+    for (const [name, schema] of Object.entries(responseSchemas(route.operation).schemas)) {
       if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema))
         throw new Error(`two different schemas are named ${name}`);
       schemas[name] = schema;
     }
   }
-  const tags = [...new Set(operations.map((op) => op.tag))];
+  const tags = [...new Set(routes.map((route) => route.operation.service))];
   return {
     openapi: '3.1.0',
     info: {

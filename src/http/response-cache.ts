@@ -1,5 +1,5 @@
 import type { AnswerSource, HeadState } from '../db/read-models.js';
-import type { ChainHead } from '../pagination/page-sql.js';
+import type { ChainHead } from '../pagination/result.js';
 import { gzipAsync } from './compression.js';
 import { Doorkeeper } from './doorkeeper.js';
 

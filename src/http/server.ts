@@ -1,12 +1,10 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
 import type { HeadState } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
-import type { Operation } from '../operations/operation.js';
 import { ApiError, internalError, methodNotAllowed, notFound, parseError, urlTooLong } from '../contract/errors.js';
 import { COMPRESS_MIN_BYTES, ENCODINGS } from './compression.js';
 import { registerHealth } from './health.js';
@@ -15,13 +13,14 @@ import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
-import { apiFastPath } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
+import type { Route } from './routes.js';
 import { RowCache } from '../pagination/row-cache.js';
 
 export interface ServerOptions {
   store: Store;
-  operations: readonly Operation[];
+  /** The API's routes (ROUTES; a bench serves others). */
+  routes: readonly Route[];
   logger: Logger;
   /** Request limits; the settings' defaults when absent. */
   limits?: Partial<Limits>;
@@ -120,25 +119,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
   // Once closing (SIGTERM), answers close their connection (see the preClose hook).
   let closing = false;
-  // Fastify's request ids (its default form), counted once for it and the fast path.
-  let lastRequestId = 0;
-  const nextRequestId = () => `req-${((lastRequestId = (lastRequestId + 1) & 0x7fffffff)).toString(36)}`;
-  let fastPath: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
-    genReqId: nextRequestId,
-    // Fastify's own server, with the API's fast path in front of it (see apiFastPath).
-    serverFactory: (handler, options) => {
-      // Fastify's options, its defaults filled in: set on the server as Fastify sets them on its own.
-      const o = options as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-      const server = http.createServer(o.http ?? {}, (req, res) => {
-        if (!fastPath?.(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = o.keepAliveTimeout;
-      server.requestTimeout = o.requestTimeout;
-      server.setTimeout(o.connectionTimeout);
-      return server;
-    },
     trustProxy: trustedHops(opts.trustProxy),
     http: { maxHeaderSize: maxHeaderSize(limits) },
     // While closing (SIGTERM), requests still arriving on open connections are answered as usual
@@ -195,34 +177,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  const patterns = opts.operations.map((op) => routePattern(op.path));
-  const childLog = (reqId: string) => opts.logger.child({ reqId });
-  const workerHeader: Record<string, string> = opts.member ? { 'x-epochview-worker': String(opts.member.worker) } : {};
-  fastPath = apiFastPath({
-    operations: opts.operations,
-    answers,
-    nextRequestId,
-    requestLogger: childLog,
-    received: (reqId, url) => {
-      if (opts.logger.isLevelEnabled('debug'))
-        childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
-    },
-    record: (reqId, op, url, status, ms) => recordLine(reqId, () => childLog(reqId), op.name, 'GET', url, op.path, status, ms),
-    trailingHeaders: () => (closing ? { ...workerHeader, connection: 'close' } : workerHeader),
-    bypass: () => closing || limits.rateLimitMax > 0 || opts.startup?.waitingFor() !== undefined,
-    maxUrlLength: limits.maxUrlLength,
-  });
-
-  for (const op of opts.operations) {
-    app.get(op.path, { config: { operation: op.name, rateLimited: true } }, async (request, reply) =>
-      sendReply(
-        reply,
-        await answerApi(answers, op, request.raw.url ?? '', request.params as Record<string, string>, request.headers, () => request.log),
-      ),
-    );
+  const patterns = opts.routes.map((route) => routePattern(route.path));
+  for (const route of opts.routes) {
+    app.get(route.path, { config: { operation: route.operation.name, rateLimited: true } }, async (request, reply) => {
+      const params = request.params as Record<string, string>;
+      return sendReply(reply, await answerApi(answers, route, request.raw.url ?? '', params, request.headers, () => request.log));
+    });
   }
 
-  await registerDocs(app, opts.operations);
+  await registerDocs(app, opts.routes);
   registerExplorerPages(app);
   registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
   registerMetrics(app, metrics, opts.member?.clusterMetrics);

@@ -1,69 +1,67 @@
-import type { SchemaObject } from '../contract/openapi.js';
-import type { FieldSpec } from '../contract/query.js';
+import type { MessageDef } from '../contract/message.js';
+import type { FieldSpec, ParsedQuery } from '../contract/query.js';
 import type { AnswerSource } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
-import type { ChainHead } from '../pagination/page-sql.js';
+import type { ItemResult, PageResult } from '../pagination/result.js';
 import type { RowCache } from '../pagination/row-cache.js';
 
-/** What a route hands an operation: path parameters and the decoded query pairs. */
-export interface OperationInput {
-  path: Record<string, string>;
-  query: readonly [string, string][];
+/** A request as every door hands it to an operation: each field by name, typed by its kind (a repeated field is a list). */
+export type RequestOf<Fields extends Record<string, FieldSpec>> = ParsedQuery<Fields>;
+
+/** What an operation reads with: the store, and the rendered rows kept across requests (see RowCache), if any. */
+export interface ReadContext {
+  store: Store;
+  rows?: RowCache | undefined;
 }
 
-export interface OperationResult {
-  /** The response body as compact JSON (UTF-8), fields in proto order, strings escaped as Go does. */
-  body: Buffer;
-  head: ChainHead | null;
+/** A list answer: the response message holds one connection of nodes under `key`. */
+export interface PageResponse {
+  kind: 'page';
+  /** Full proto names of the response message, its connection and its edge. */
+  message: string;
+  connection: string;
+  edge: string;
+  key: string;
+  node: MessageDef;
+  /** The node in words, for the documents: "referral set", "referral sets". */
+  one: string;
+  many: string;
 }
 
-/** An example for the OpenAPI document: a request of the shared fixtures and its answer. */
-export interface FixtureExample {
-  /** The fixtures file and the entry's name. */
-  fixture: string;
-  name: string;
-  method: string;
-  request: string;
-  status: number;
-  body: unknown;
-}
-
-/** A path parameter: what it means and its schema. */
-export interface PathParameter {
-  description: string;
-  schema: SchemaObject;
+/** A single message. */
+export interface ItemResponse {
+  kind: 'item';
+  message: MessageDef;
 }
 
 /**
- * One GET operation, everything about it in its own folder: its query fields (with their docs),
- * path parameters, response schemas, examples, errors and `run`. The server routes, limits and
- * caches every operation alike, and the OpenAPI document is assembled from them.
+ * One operation of the core: a typed request in, a page or a message out (with the chain head it
+ * was read at), or an ApiError of the contract's catalogue. It knows nothing of the doors: each
+ * (REST, and the others to come) parses its own request form into the fields and renders the
+ * result in its own encoding. Everything about the operation is in its own folder: its request
+ * fields (with their docs), its messages, cursor, SQL and examples.
  */
-export interface Operation {
-  /** The operation's name (operationId after the tag), in logs and metrics. */
+export interface Operation<Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>, Result = PageResult | ItemResult> {
+  /** The operation's name (the data-node's RPC name), in logs and metrics. */
   name: string;
+  /** The service it belongs to: the data-node's TradingDataService, or the explorer's own. */
+  service: 'TradingDataService' | 'Explorer';
+  summary: string;
+  description: string;
   /**
    * The read models its answers are made of (and 'block' when an answer shows the head): a
    * cached answer stays valid while none of them changes.
    */
   reads: readonly AnswerSource[];
-  /** Route path in the HTTP router's syntax, e.g. /api/v2/teams/:teamId/stats. */
-  path: string;
-  /** The OpenAPI tag it is listed under. */
-  tag: string;
-  summary: string;
-  description: string;
+  /** The request's fields, with their docs; each names the query keys the gateway reads it from. */
+  fields: Fields;
+  response: PageResponse | ItemResponse;
   /** vega.ErrorDetail code and message of unexpected failures of this operation. */
   errorCode: number;
   errorMessage: string;
-  fields: Readonly<Record<string, FieldSpec>>;
-  pathParameters: Readonly<Record<string, PathParameter>>;
-  /** The schemas it adds under components.schemas, and the one of its 200 answer. */
-  schemas: Readonly<Record<string, SchemaObject>>;
-  responseSchema: string;
-  /** The 200 answer described in a few words, e.g. "A page of referral sets". */
-  responseDescription: string;
-  examples: readonly FixtureExample[];
-  /** `rows` keeps rendered rows' text across requests (see RowCache); none when absent. */
-  run(store: Store, input: OperationInput, rows?: RowCache): Promise<OperationResult>;
+  run(ctx: ReadContext, request: RequestOf<Fields>): Promise<Result>;
 }
+
+/** Any operation, as the doors list them. */
+// biome-ignore lint/suspicious/noExplicitAny: the doors hand each operation the request its own fields type.
+export type AnyOperation = Operation<any, PageResult | ItemResult>;

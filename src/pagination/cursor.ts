@@ -1,4 +1,5 @@
 import { parseId } from '../contract/ids.js';
+import type { CursorDef, PositionOf } from '../contract/message.js';
 import { quoteNumbers } from '../contract/json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
 
@@ -84,4 +85,51 @@ export function parseRfc3339Nanos(text: string): bigint | undefined {
   const offsetMinutes = z ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   const seconds = BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60);
   return seconds * 1_000_000_000n + BigInt(frac.padEnd(9, '0'));
+}
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const clampInt64 = (n: bigint) => (n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n);
+
+/** Decodes a cursor into the position its definition gives, or throws CursorError. */
+export function decodePosition<C extends CursorDef>(def: C, cursor: string): PositionOf<C> {
+  const fields = decodeCursorObject(cursor);
+  const position: Record<string, bigint | string> = {};
+  for (const f of def.fields) {
+    const value = decodeField(fields, f.key, f.type);
+    if (f.position !== undefined && value !== undefined) position[f.position] = value;
+  }
+  return position as PositionOf<C>;
+}
+
+function decodeField(fields: Map<string, unknown>, key: string, type: CursorDef['fields'][number]['type']): bigint | string | undefined {
+  switch (type) {
+    case 'time': {
+      const raw = fields.get(key.toLowerCase());
+      // A missing (or null) time is Go's zero time, before every row.
+      if (raw === undefined || raw === null) return INT64_MIN;
+      const ns = typeof raw === 'string' ? parseRfc3339Nanos(raw) : undefined;
+      if (ns === undefined) throw new CursorError('invalid cursor');
+      return clampInt64(ns);
+    }
+    case 'id':
+      return cursorField.id(fields, key);
+    case 'uint64': {
+      // The reference's field is a uint64: a negative number is not a position. A JSON number
+      // that reaches 2^63 (9223372036854775807, read as a double) is the highest a bigint column holds.
+      const n = cursorField.int64(fields, key);
+      if (n < 0n) throw new CursorError('invalid cursor');
+      return clampInt64(n);
+    }
+    case 'enum':
+      return cursorField.string(fields, key);
+    case 'decimal': {
+      const v = fields.get(key.toLowerCase());
+      if (v !== undefined && v !== null && typeof v !== 'number' && !(typeof v === 'string' && DECIMAL_TEXT.test(v))) {
+        throw new CursorError('invalid cursor');
+      }
+      return undefined;
+    }
+  }
 }

@@ -1,33 +1,60 @@
-import { message, type SchemaObject } from '../contract/openapi.js';
+import type { CursorDef, Field, MessageDef, Scalar } from '../contract/message.js';
+import { sqlBase64, sqlId, sqlJsonString, sqlNullable, sqlPlainString, sqlRfc3339Nanos } from './sql-json.js';
 
 /**
- * A response message written once: its fields in proto order, each with its OpenAPI schema and
- * the SQL that writes its JSON value. The same list gives the schema in the OpenAPI document and
- * the JSON text PostgreSQL builds, so the two cannot drift apart.
+ * A message's and a cursor's JSON text as one SQL expression over a row, from their definitions
+ * (contract/message.ts): `'{"a":' || … || ',"b":' || … || '}'`. Page statements render with it,
+ * and so do the stored rows' render functions (see operations/rendered-rows.ts).
  */
-export interface MessageField {
-  name: string;
-  schema: SchemaObject;
-  /** The field's JSON value (a string literal with its quotes, a number, an array) as SQL text over the row alias. */
-  sql: (row: string) => string;
+
+function scalarJsonSql(type: Scalar, value: string): string {
+  switch (type) {
+    case 'id':
+      return sqlPlainString(sqlId(value));
+    case 'hex':
+      return sqlPlainString(`encode(${value}, 'hex')`);
+    case 'int64':
+    case 'uint64':
+    case 'timestamp':
+    case 'decimal':
+      return sqlPlainString(`${value}::text`);
+    case 'enum':
+      return sqlPlainString(value);
+    case 'string':
+      return sqlJsonString(value);
+    case 'bool':
+      return `CASE WHEN ${value} THEN 'true' ELSE 'false' END`;
+  }
 }
 
-export interface MessageSpec {
-  /** Its name under components.schemas. */
-  schemaName: string;
-  description: string;
-  fields: readonly MessageField[];
+function fieldJsonSql(f: Field, row: string): string {
+  const value = f.sql(row);
+  const json = f.list ? `'[' || ${value} || ']'` : typeof f.type === 'string' ? scalarJsonSql(f.type, value) : messageJsonSql(f.type, row);
+  return f.nullable ? sqlNullable(value, json) : json;
 }
 
-/** The message's JSON text for a row, as one SQL expression: `'{"a":' || … || ',"b":' || … || '}'`. */
-export function messageJsonSql(spec: MessageSpec, row: string): string {
-  return `${spec.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${f.sql(row)}`).join(' || ')} || '}'`;
+/** The message's JSON text for a row. */
+export function messageJsonSql(def: MessageDef, row: string): string {
+  return `${def.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`).join(' || ')} || '}'`;
 }
 
-/** The message's schema: every field required, in proto order, nothing else. */
-export function messageSchema(spec: MessageSpec): SchemaObject {
-  return message(
-    spec.description,
-    spec.fields.map((f) => [f.name, f.schema] as const),
-  );
+/** The cursor of a row: base64 of its position's JSON. */
+export function cursorSql(def: CursorDef, row: string): string {
+  const parts = def.fields.map((f, i) => {
+    const key = `${i === 0 ? '{' : ','}"${f.key}":`;
+    const value = f.sql(row);
+    switch (f.type) {
+      case 'time':
+        return `'${key}"' || ${sqlRfc3339Nanos(value)} || '"'`;
+      case 'id':
+        return `'${key}"' || ${sqlId(value)} || '"'`;
+      case 'uint64':
+        return `'${key}' || ${value}::text`;
+      case 'enum':
+        return `'${key}"' || ${value} || '"'`;
+      case 'decimal':
+        return `'${key}"' || ${value}::text || '"'`;
+    }
+  });
+  return sqlBase64(`${parts.join(' || ')} || '}'`);
 }

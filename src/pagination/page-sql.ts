@@ -3,17 +3,7 @@ import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
 import { parseVersions, type RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
 
-/** The chain head an answer was read at: its X-Block-Height and X-Block-Timestamp. */
-export interface ChainHead {
-  height: string;
-  time: string;
-}
-
-/** A page's body (JSON, UTF-8), and the chain head read in the same snapshot. */
-export interface PageBody {
-  body: Buffer;
-  head: ChainHead | null;
-}
+import { ItemResult, PageResult, type ChainHead, type EdgesText } from './result.js';
 
 /**
  * The rows of one page as an operation selects them: `sql` yields at most limit + 1 rows in
@@ -108,80 +98,6 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
  * (no message has a list of objects whose first field is `node`), so it finds edge boundaries.
  */
 const EDGE_SEPARATOR = ',{"node":';
-const CURSOR_KEY = '"cursor":"';
-
-/** The cursor of the edge that ends before `end` (edges end with `"cursor":"…"}`). */
-function cursorBefore(edges: string, end: number): string {
-  const at = edges.lastIndexOf(CURSOR_KEY, end - 1) + CURSOR_KEY.length;
-  return edges.slice(at, end - 2);
-}
-
-/** pageInfo's flags from the rows fetched: whether there is more beyond them, and the other side. */
-function pageFlags(page: Omit<PageSql, 'text'>, count: number, otherSide: boolean): { more: boolean; next: boolean; previous: boolean } {
-  const more = count > page.limit;
-  const [next, previous] = page.backward ? [otherSide, more] : [more, otherSide];
-  return { more, next, previous };
-}
-
-const pageHead = (page: Omit<PageSql, 'text'>) => `{"${page.key}":{"edges":[`;
-const pageTail = (next: boolean, previous: boolean, start: string, end: string) =>
-  `],"pageInfo":{"hasNextPage":${next},"hasPreviousPage":${previous},"startCursor":"${start}","endCursor":"${end}"}}}`;
-
-/**
- * A page's body from its joined edges: the row past the limit (last in fetch order, so first in
- * display order backwards) dropped, pageInfo's flags and cursors added around them. Written
- * straight into one Buffer: joining the strings first would copy the whole page once more.
- */
-export function finishPage(page: Omit<PageSql, 'text'>, edges: string, count: number, otherSide: boolean): Buffer {
-  const { more, next, previous } = pageFlags(page, count, otherSide);
-  if (more) edges = page.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
-  let start = '';
-  let end = '';
-  if (edges.length > 0) {
-    const firstEnd = edges.indexOf(EDGE_SEPARATOR);
-    start = cursorBefore(edges, firstEnd < 0 ? edges.length : firstEnd);
-    end = cursorBefore(edges, edges.length);
-  }
-  const head = pageHead(page);
-  const tail = pageTail(next, previous, start, end);
-  const body = Buffer.allocUnsafe(Buffer.byteLength(head) + Buffer.byteLength(edges) + Buffer.byteLength(tail));
-  let at = body.write(head);
-  at += body.write(edges, at);
-  body.write(tail, at);
-  return body;
-}
-
-/**
- * The cursor of one edge's text, which ends `"cursor":"…"}`: a cursor is base64, so the quote
- * that opens it is the last one before the closing `"}` (a byte search, not a string search).
- */
-function cursorOf(edge: Buffer): string {
-  return edge.toString('latin1', edge.lastIndexOf(QUOTE, edge.length - 3) + 1, edge.length - 2);
-}
-
-/** finishPage over the edges' texts, one per row fetched, in display order. */
-export function finishPageFromEdges(page: Omit<PageSql, 'text'>, edges: readonly Buffer[], otherSide: boolean): Buffer {
-  const { more, next, previous } = pageFlags(page, edges.length, otherSide);
-  const first = more && page.backward ? 1 : 0;
-  const end = more && !page.backward ? edges.length - 1 : edges.length;
-  const shown = end - first;
-  // The head and tail are ASCII (a field name, flags and base64 cursors): a character a byte.
-  const head = pageHead(page);
-  const tail = pageTail(next, previous, shown > 0 ? cursorOf(edges[first]!) : '', shown > 0 ? cursorOf(edges[end - 1]!) : '');
-  let size = head.length + tail.length + Math.max(0, shown - 1);
-  for (let i = first; i < end; i++) size += edges[i]!.length;
-  const body = Buffer.allocUnsafe(size);
-  let at = body.write(head, 0, 'latin1');
-  for (let i = first; i < end; i++) {
-    if (i > first) body[at++] = COMMA;
-    at += edges[i]!.copy(body, at);
-  }
-  body.write(tail, at, 'latin1');
-  return body;
-}
-
-const COMMA = 0x2c;
-const QUOTE = 0x22;
 
 /** The joined edges split into one text per edge. */
 function splitEdges(edges: string): Buffer[] {
@@ -193,6 +109,25 @@ function splitEdges(edges: string): Buffer[] {
   }
   if (edges.length > 0) texts.push(Buffer.from(edges.slice(from)));
   return texts;
+}
+
+/**
+ * The page from the rows fetched (limit + 1 at most, in display order): the row past the limit
+ * (last in fetch order, so first in display order backwards) dropped, and pageInfo's flags from
+ * whether it was there and whether a row lies on the other side of the cursor.
+ */
+function pageOf(sql: PageSql, fetched: EdgesText, count: number, otherSide: boolean, head: ChainHead | null): PageResult {
+  const more = count > sql.limit;
+  const [next, previous] = sql.backward ? [otherSide, more] : [more, otherSide];
+  let edges = fetched;
+  if (more) {
+    if (typeof edges === 'string') {
+      edges = sql.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
+    } else {
+      edges = sql.backward ? edges.slice(1) : edges.slice(0, edges.length - 1);
+    }
+  }
+  return new PageResult(sql.key, edges, next, previous, head);
 }
 
 type PageRow = {
@@ -212,23 +147,22 @@ function rowKeys(row: PageRow): (number | string)[] {
   return row.versions ? row.versions.split(',').map((v) => `${row.scope}/${v}`) : [];
 }
 
+const headOf = (row: PageRow): ChainHead | null => (row.head_height === null ? null : { height: row.head_height, time: row.head_time! });
+
 /**
- * Runs a statement: a page statement (PageSql), or one that writes the whole body itself (a
- * `body` column); either with the chain head. With a RowCache, a page of kept rows asks the
+ * Runs a page statement, with the chain head. With a RowCache, a page of kept rows asks the
  * store for its rows' versions first and joins the texts kept for them; only when one is missing
  * does it ask for the edges, and keeps them.
  */
-export async function readPage(db: Pick<Store, 'queryRow'>, sql: string | PageSql, params: SqlParams, rows?: RowCache): Promise<PageBody> {
-  const headOf = (row: PageRow): ChainHead | null => (row.head_height === null ? null : { height: row.head_height, time: row.head_time! });
-  if (typeof sql !== 'string' && sql.versionsText !== undefined && rows !== undefined) {
+export async function readPage(db: Pick<Store, 'queryRow'>, sql: PageSql, params: SqlParams, rows?: RowCache): Promise<PageResult> {
+  if (sql.versionsText !== undefined && rows !== undefined) {
     const row = await db.queryRow<PageRow>(sql.versionsText, params.values);
     if (!row) throw new Error('a page statement returned no row');
     const edges = rows.get(rowKeys(row));
-    if (edges) return { body: finishPageFromEdges(sql, edges, row.other_side!), head: headOf(row) };
+    if (edges) return pageOf(sql, edges, edges.length, row.other_side!, headOf(row));
   }
-  const row = await db.queryRow<PageRow>(typeof sql === 'string' ? sql : sql.text, params.values);
+  const row = await db.queryRow<PageRow>(sql.text, params.values);
   if (!row) throw new Error('a page statement returned no row');
-  if (typeof sql === 'string') return { body: Buffer.from(row.body!), head: headOf(row) };
   const edges = row.edges ?? '';
   if (rows !== undefined && row.versions) {
     const keys = rowKeys(row);
@@ -237,7 +171,14 @@ export async function readPage(db: Pick<Store, 'queryRow'>, sql: string | PageSq
     // disagree anyway, nothing is kept rather than a text under another row's key.
     if (texts.length === keys.length) keys.forEach((k, i) => rows.set(k, texts[i]!));
   }
-  return { body: finishPage(sql, edges, row.edge_count!, row.other_side!), head: headOf(row) };
+  return pageOf(sql, edges, row.edge_count!, row.other_side!, headOf(row));
+}
+
+/** Runs a statement that writes one message (a `body` column), with the chain head. */
+export async function readItem(db: Pick<Store, 'queryRow'>, sql: string, params: SqlParams): Promise<ItemResult> {
+  const row = await db.queryRow<PageRow>(sql, params.values);
+  if (!row) throw new Error('a statement returned no row');
+  return new ItemResult(row.body!, headOf(row));
 }
 
 /** A keyset over one table (or join): the rows the page's sort key orders, filtered. */

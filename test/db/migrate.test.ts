@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadMigrations, migrate, splitStatements, type Migration } from '../../src/db/migrate.js';
+import { loadMigrations, migrate, splitStatements, type Migration, type Schema } from '../../src/db/migrate.js';
+import { SCHEMA } from '../../src/schema.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -44,6 +45,8 @@ for (const kind of STORE_KINDS) {
         (r) => Number(r.v),
       );
     const m = (version: number, name: string, sql: string): Migration => ({ version, name, sql });
+    /** Numbered migrations alone, with no repeatable step. */
+    const numbered = (...migrations: Migration[]): Schema => ({ migrations, repeatable: [] });
 
     test('the real migrations are applied in order and recorded; a second run applies nothing', async () => {
       const all = loadMigrations();
@@ -58,19 +61,19 @@ for (const kind of STORE_KINDS) {
         recorded,
         all.map((x) => x.version),
       );
-      assert.deepEqual(await migrate(served.store), []);
+      assert.deepEqual(await migrate(served.store, SCHEMA), { migrations: [], repeatable: [] });
     });
 
     test('pending migrations apply in version order, whatever order they are given in', async () => {
       // 902 needs 901's table: applied out of order it would fail.
-      const applied = await migrate(served.store, [
-        m(902, 'second', 'ALTER TABLE mig_a ADD COLUMN b int'),
-        m(901, 'first', 'CREATE TABLE mig_a (a int)'),
-      ]);
-      assert.deepEqual(applied, [901, 902]);
+      const applied = await migrate(
+        served.store,
+        numbered(m(902, 'second', 'ALTER TABLE mig_a ADD COLUMN b int'), m(901, 'first', 'CREATE TABLE mig_a (a int)')),
+      );
+      assert.deepEqual(applied.migrations, [901, 902]);
       assert.deepEqual(await versions(), [901, 902]);
       assert.deepEqual(
-        await migrate(served.store, [m(901, 'first', 'CREATE TABLE mig_a (a int)')]),
+        (await migrate(served.store, numbered(m(901, 'first', 'CREATE TABLE mig_a (a int)')))).migrations,
         [],
         'an applied version is not run again',
       );
@@ -78,16 +81,20 @@ for (const kind of STORE_KINDS) {
 
     test('a failed migration leaves no half state: none of the run is applied or recorded', async () => {
       await assert.rejects(
-        migrate(served.store, [
-          m(903, 'fine', 'CREATE TABLE mig_c (c int); INSERT INTO mig_c VALUES (1)'),
-          m(904, 'broken', 'CREATE TABLE mig_d (d int); SELECT no_such_column FROM mig_c'),
-        ]),
+        migrate(
+          served.store,
+          numbered(
+            m(903, 'fine', 'CREATE TABLE mig_c (c int); INSERT INTO mig_c VALUES (1)'),
+            m(904, 'broken', 'CREATE TABLE mig_d (d int); SELECT no_such_column FROM mig_c'),
+          ),
+        ),
       );
       assert.deepEqual(await tables(), ['mig_a']);
       assert.deepEqual(await versions(), [901, 902]);
       // Fixed, the same run goes through.
       assert.deepEqual(
-        await migrate(served.store, [m(903, 'fine', 'CREATE TABLE mig_c (c int)'), m(904, 'fixed', 'CREATE TABLE mig_d (d int)')]),
+        (await migrate(served.store, numbered(m(903, 'fine', 'CREATE TABLE mig_c (c int)'), m(904, 'fixed', 'CREATE TABLE mig_d (d int)'))))
+          .migrations,
         [903, 904],
       );
       assert.deepEqual(await tables(), ['mig_a', 'mig_c', 'mig_d']);

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { SCHEMA } from '../../src/schema.js';
 import { openStore } from '../../src/db/open.js';
 import type { Store } from '../../src/db/store.js';
 import { FIXTURES } from '../helpers/cli.js';
@@ -29,7 +30,10 @@ const ROWS: [string, number, string[]][] = [
   [P2, 4, [G2]],
 ];
 
-const migrations = (from: number, to: number) => loadMigrations().filter((m) => m.version >= from && m.version <= to);
+const migrations = (from: number, to: number) => ({
+  migrations: loadMigrations().filter((m) => m.version >= from && m.version <= to),
+  repeatable: [],
+});
 
 for (const kind of STORE_KINDS) {
   describe(`team_party_games on ${kind}`, () => {
@@ -70,7 +74,7 @@ for (const kind of STORE_KINDS) {
         const expected = [`${T}|${P1}|${G1}|{[3,5),[6,7)}`, `${T}|${P1}|${G2}|{[3,4)}`, `${T}|${P2}|${G2}|{[4,5)}`];
         assert.deepEqual(await dumpTable(store, 'team_party_games'), expected);
 
-        await migrate(store);
+        await migrate(store, SCHEMA);
         const columns = await store.query<{ c: string }>(
           `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'team_member_stats' ORDER BY ordinal_position`,
         );

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Queryable, SqlParam, Store } from '../../src/db/store.js';
-import type { Operation } from '../../src/operations/operation.js';
+import { parseQuery } from '../../src/contract/query.js';
+import type { AnyOperation } from '../../src/operations/operation.js';
 
 /**
  * Runs an operation against a store that records its SQL, then EXPLAINs (with ANALYZE) each
@@ -8,7 +9,7 @@ import type { Operation } from '../../src/operations/operation.js';
  */
 export async function explainOperation(
   store: Store,
-  op: Operation,
+  op: AnyOperation,
   query: string,
   path: Record<string, string> = {},
   settings: Record<string, string> = {},
@@ -28,7 +29,7 @@ export async function explainOperation(
       value: <T>(fn: (tx: Queryable) => Promise<T>) => fn(recording),
     },
   });
-  await op.run(recording, { path, query: [...new URLSearchParams(query)] });
+  await op.run({ store: recording }, { ...parseQuery([...new URLSearchParams(query)], op.fields), ...path });
   // Planner settings (e.g. enable_seqscan off: a test's tables are tiny, where a sequential scan
   // wins, and the plan to check is the one of a real store) hold for the EXPLAINs alone.
   return store.transaction(async (tx) => {

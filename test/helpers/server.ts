@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { OPERATIONS } from '../../src/operations/index.js';
 import type { Store } from '../../src/db/store.js';
+import { ROUTES } from '../../src/http/routes.js';
 import { buildServer, type ServerOptions } from '../../src/http/server.js';
 
 /** A real HTTP server on a free loopback port, over the given store (limits, metrics, cache sizes and trusted proxies optional). */
@@ -9,7 +9,7 @@ export async function startServer(
   store: Store,
   opts: Pick<ServerOptions, 'limits' | 'metrics' | 'responseCacheBytes' | 'rowCacheBytes' | 'trustProxy'> = {},
 ): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
-  const app = await buildServer({ store, operations: OPERATIONS, logger: pino({ level: 'silent' }), ...opts });
+  const app = await buildServer({ store, routes: ROUTES, logger: pino({ level: 'silent' }), ...opts });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, app, close: () => app.close() };
 }

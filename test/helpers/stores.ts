@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openMigratedStore } from '../../src/db/open.js';
+import { openMigratedStore } from '../../src/schema.js';
 import type { Store } from '../../src/db/store.js';
 
 /**

@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PageRequest } from '../../src/pagination/page.js';
-import type { Position } from '../../src/operations/referral-sets/cursor.js';
+import type { PositionOf } from '../../src/contract/message.js';
+import type { REFERRAL_SET_CURSOR } from '../../src/operations/referral-sets/message.js';
 import { referralSetsPage, referralSetsPageAfresh, type SetFilter } from '../../src/operations/referral-sets/sql.js';
+
+type Position = PositionOf<typeof REFERRAL_SET_CURSOR>;
 
 const id = (n: number) => n.toString(16).padStart(64, '0');
 

@@ -1,7 +1,10 @@
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
 import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import type { Position } from './cursor.js';
+import type { PositionOf } from '../../contract/message.js';
+import type { EPOCH_REWARD_SUMMARY_CURSOR } from './message.js';
+
+type Position = PositionOf<typeof EPOCH_REWARD_SUMMARY_CURSOR>;
 
 /**
  * The SQL of a summaries page. The sort key is (epoch, asset_id, market_id, reward_type), and
@@ -155,8 +158,8 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
     otherSide = `COALESCE((SELECT o.found FROM (${probes.join('\n UNION ALL ')}) AS o LIMIT 1), false)`;
   }
 
-  // node and cursor are rendered when the row is written (migration 009): EPOCH_REWARD_SUMMARY
-  // and cursorSql over the row; rv is their version (migration 012).
+  // node and cursor are rendered when the row is written (see operations/rendered-rows.ts); rv is
+  // their version (migration 012).
   const rows = `
     SELECT s.epoch, s.asset_id, s.market_id, s.reward_type, s.node, s.cursor, s.rv
       FROM ${from}

@@ -1,5 +1,5 @@
 import { messageJsonSql } from '../../pagination/message.js';
-import { ASSET } from './node.js';
+import { ASSET, LIST_ASSETS_RESPONSE } from './message.js';
 
 /**
  * The statement of the asset list: the body `{"assets":[…]}` by id, and the chain head. The
@@ -14,8 +14,9 @@ export const ASSETS_SQL = `
     SELECT (SELECT s.asset_id FROM epoch_reward_summaries AS s WHERE s.asset_id > r.id ORDER BY s.asset_id LIMIT 1) FROM rewarded AS r WHERE r.id IS NOT NULL)
   SELECT (SELECT h.height::text FROM chain_head AS h) AS head_height,
          (SELECT h.block_time::text FROM chain_head AS h) AS head_time,
-         '{"assets":[' || coalesce((
+         ${messageJsonSql(LIST_ASSETS_RESPONSE, 'l')} AS body
+    FROM (SELECT coalesce((
            SELECT string_agg(${messageJsonSql(ASSET, 'a')}, ',' ORDER BY a.id)
              FROM (SELECT u.id, d.symbol, d.name, d.decimals, d.quantum, d.status
                      FROM (SELECT r.id FROM rewarded AS r WHERE r.id IS NOT NULL UNION SELECT x.id FROM assets AS x) AS u
-                     LEFT JOIN assets AS d ON d.id = u.id) AS a), '') || ']}' AS body`;
+                     LEFT JOIN assets AS d ON d.id = u.id) AS a), '') AS assets) AS l`;

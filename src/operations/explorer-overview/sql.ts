@@ -1,6 +1,6 @@
 import { messageJsonSql } from '../../pagination/message.js';
-import { eligibleEpochsSql } from '../explorer-teams/eligible.js';
-import { OVERVIEW } from './node.js';
+import { eligibleEpochsSql } from '../team-eligibility.js';
+import { OVERVIEW } from './message.js';
 
 /** The example team is listed for as many epochs as possible, up to this many. */
 const EXAMPLE_TEAM_EPOCHS = 5;

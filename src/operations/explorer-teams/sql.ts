@@ -1,10 +1,11 @@
-import { messageJsonSql } from '../../pagination/message.js';
+import type { PositionOf } from '../../contract/message.js';
+import { cursorSql, messageJsonSql } from '../../pagination/message.js';
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
 import { keysetRows, pageStatement, type PageSql } from '../../pagination/page-sql.js';
-import { sqlId } from '../../pagination/sql-json.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import { cursorSql, type Position } from './cursor.js';
-import { TEAM } from './node.js';
+import { TEAM, TEAM_CURSOR } from './message.js';
+
+type Position = PositionOf<typeof TEAM_CURSOR>;
 
 /** `text` as a LIKE pattern that matches it literally. */
 function likeLiteral(text: string): string {
@@ -34,7 +35,7 @@ export function teamsPage(search: string, req: PageRequest<Position>): { sql: Pa
       ],
       cursor: req.cursor ? [params.bigint(req.cursor.createdAt), params.id(req.cursor.id)] : null,
       node: messageJsonSql(TEAM, 't'),
-      cursorText: cursorSql('t.created_at', sqlId('t.id')),
+      cursorText: cursorSql(TEAM_CURSOR, 't'),
     },
     sqlPlan(req),
     params,

@@ -1,4 +1,4 @@
-import type { FixtureExample } from '../operation.js';
+import type { FixtureExample } from '../../contract/openapi.js';
 
 /**
  * Examples for the OpenAPI document, copied from the shared fixtures (their file and name are

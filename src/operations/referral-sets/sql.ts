@@ -2,7 +2,10 @@ import type { PageRequest } from '../../pagination/page.js';
 import { sqlPlan } from '../../pagination/page.js';
 import { keysetRows, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import type { Position } from './cursor.js';
+import type { PositionOf } from '../../contract/message.js';
+import type { REFERRAL_SET_CURSOR } from './message.js';
+
+type Position = PositionOf<typeof REFERRAL_SET_CURSOR>;
 
 /** The one filter that applies (contract §5): the set, else the referrer's sets, else the referee's current set. */
 export type SetFilter = { setId: string } | { referrer: string } | { referee: string } | null;
@@ -61,8 +64,8 @@ function buildPage(where: string[], cursor: string[] | null, req: PageRequest<Po
         ['s.id', 'id'],
       ],
       cursor,
-      // Rendered when the row is written (migration 009): REFERRAL_SET and cursorSql over the row;
-      // rv is their version (migration 012).
+      // Rendered when the row is written (see operations/rendered-rows.ts); rv is their version
+      // (migration 012).
       node: 's.node',
       cursorText: 's.cursor',
       version: 's.rv',

@@ -1,14 +1,21 @@
 import { ID_INPUT, ID_INPUT_TEXT, ID_PATH_INPUT } from '../../contract/openapi.js';
 import { PAGINATION_FIELDS } from '../../contract/pagination.js';
 import type { FieldSpec } from '../../contract/query.js';
-import type { PathParameter } from '../operation.js';
 
 /** N when aggregationEpochs is absent or 0. */
 export const DEFAULT_AGGREGATION_EPOCHS = 10n;
 
-/** The query fields of ListTeamMembersStatistics (contract §2). The teamId/team_id keys are not among them: the path names the team. */
+/** The request fields of ListTeamMembersStatistics (contract §2). */
 export const FIELDS = {
   ...PAGINATION_FIELDS,
+  teamId: {
+    // The path names the team: no query key sets it (teamId and team_id are ignored there).
+    keys: [],
+    protoName: 'team_id',
+    kind: 'string',
+    description: `The team. A \`teamId\` or \`team_id\` query key does not override it. ${ID_INPUT_TEXT} An unknown team answers an empty page.`,
+    schema: ID_PATH_INPUT,
+  },
   partyId: {
     keys: ['partyId', 'party_id'],
     protoName: 'party_id',
@@ -24,10 +31,3 @@ export const FIELDS = {
     schema: { default: String(DEFAULT_AGGREGATION_EPOCHS) },
   },
 } as const satisfies Record<string, FieldSpec>;
-
-export const PATH_PARAMETERS: Record<string, PathParameter> = {
-  teamId: {
-    description: `The team. A \`teamId\` or \`team_id\` query key does not override it. ${ID_INPUT_TEXT} An unknown team answers an empty page.`,
-    schema: ID_PATH_INPUT,
-  },
-};

@@ -1,10 +1,11 @@
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
 import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
-import { messageJsonSql } from '../../pagination/message.js';
-import { sqlId } from '../../pagination/sql-json.js';
+import type { PositionOf } from '../../contract/message.js';
+import { cursorSql, messageJsonSql } from '../../pagination/message.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import { cursorSql, type Position } from './cursor.js';
-import { MEMBER_STATISTICS, rewardsEntrySql, volumesEntrySql } from './node.js';
+import { REWARDS_ENTRY, TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS, VOLUMES_ENTRY } from './message.js';
+
+type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
 
 /**
  * The page statement of ListTeamMembersStatistics (contract §5): a keyset over the team's parties
@@ -60,7 +61,7 @@ export function teamStatsPage(
   const parties = `SELECT w.party, encode(w.party, 'hex') AS rv FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
                     ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}`;
   const rows = `
-    SELECT x.party, x.rv, ${messageJsonSql(MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(sqlId('x.party'))} AS cursor
+    SELECT x.party, x.rv, ${messageJsonSql(TEAM_MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_MEMBER_CURSOR, 'x')} AS cursor
       FROM (SELECT c.party, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
               FROM (${parties}) AS c
              CROSS JOIN LATERAL (
@@ -68,8 +69,8 @@ export function teamStatsPage(
                -- epoch order, which the entry lists keep: no aggregate sorts.
                SELECT sum(s.quantum_volume)::text AS total_volume,
                       sum(s.quantum_rewards)::text AS total_rewards,
-                      string_agg(${rewardsEntrySql('s')}, ',') AS rewards,
-                      string_agg(${volumesEntrySql('s')}, ',') AS volumes
+                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
+                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes
                  FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_member_stats AS s
                         WHERE ${inWindow('s', 'c')} ORDER BY s.epoch) AS s
              ) AS m

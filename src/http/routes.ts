@@ -1,0 +1,32 @@
+import type { FixtureExample } from '../contract/openapi.js';
+import { EXAMPLES as SUMMARY_EXAMPLES } from '../operations/epoch-reward-summaries/examples.js';
+import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/index.js';
+import { explorerListAssets } from '../operations/explorer-assets/index.js';
+import { explorerOverview } from '../operations/explorer-overview/index.js';
+import { explorerListTeams } from '../operations/explorer-teams/index.js';
+import type { AnyOperation } from '../operations/operation.js';
+import { EXAMPLES as REFERRAL_SET_EXAMPLES } from '../operations/referral-sets/examples.js';
+import { listReferralSets } from '../operations/referral-sets/index.js';
+import { EXAMPLES as TEAM_STATS_EXAMPLES } from '../operations/team-member-stats/examples.js';
+import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+
+/** A GET route of the REST door: the operation it answers, and the examples the OpenAPI document shows. */
+export interface Route {
+  /** The path in the router's syntax; a `:param` sets the request field of that name. */
+  path: string;
+  operation: AnyOperation;
+  examples: readonly FixtureExample[];
+}
+
+/**
+ * The routes of the REST door, in the order the OpenAPI document lists them: the data-node's
+ * (contract §1), then the explorer's own (what its pages need that the data-node's cannot give).
+ */
+export const ROUTES: readonly Route[] = [
+  { path: '/api/v2/referral-sets', operation: listReferralSets, examples: REFERRAL_SET_EXAMPLES },
+  { path: '/api/v2/teams/:teamId/stats', operation: listTeamMembersStatistics, examples: TEAM_STATS_EXAMPLES },
+  { path: '/api/v2/rewards/epoch/summaries', operation: listEpochRewardSummaries, examples: SUMMARY_EXAMPLES },
+  { path: '/explorer/api/overview', operation: explorerOverview, examples: [] },
+  { path: '/explorer/api/assets', operation: explorerListAssets, examples: [] },
+  { path: '/explorer/api/teams', operation: explorerListTeams, examples: [] },
+];

@@ -1,0 +1,62 @@
+import type { CursorDef, MessageDef } from '../../contract/message.js';
+
+/** datanode.api.v2.QuantumRewardsPerEpoch over a team_member_stats row. */
+export const REWARDS_ENTRY = {
+  name: 'datanode.api.v2.QuantumRewardsPerEpoch',
+  doc: "A member's quantum rewards in one epoch.",
+  fields: [
+    { name: 'epoch', doc: 'The epoch (uint64 as a string).', type: 'uint64', sql: (s) => `${s}.epoch` },
+    {
+      name: 'totalQuantumRewards',
+      doc: 'Rewards in quantum units, each reward rounded half away from zero.',
+      type: 'decimal',
+      sql: (s) => `${s}.quantum_rewards`,
+    },
+  ],
+} as const satisfies MessageDef;
+
+/** datanode.api.v2.QuantumVolumesPerEpoch over a team_member_stats row. */
+export const VOLUMES_ENTRY = {
+  name: 'datanode.api.v2.QuantumVolumesPerEpoch',
+  doc: "A member's quantum volume in one epoch.",
+  fields: [
+    { name: 'epoch', doc: 'The epoch (uint64 as a string).', type: 'uint64', sql: (s) => `${s}.epoch` },
+    { name: 'totalQuantumVolumes', doc: 'Notional volume in quantum units.', type: 'decimal', sql: (s) => `${s}.quantum_volume` },
+  ],
+} as const satisfies MessageDef;
+
+/**
+ * datanode.api.v2.TeamMemberStatistics over a page row (see sql.ts): `party` (bytea), the totals
+ * as text, and the entry lists already written as JSON text (comma-separated elements) by the
+ * page's aggregates.
+ */
+export const TEAM_MEMBER_STATISTICS = {
+  name: 'datanode.api.v2.TeamMemberStatistics',
+  doc: "A team member's statistics over the aggregation window.",
+  fields: [
+    { name: 'partyId', doc: "The member's party id.", type: 'id', sql: (c) => `${c}.party` },
+    { name: 'totalQuantumVolume', doc: 'Sum of `quantumVolumes`.', type: 'decimal', sql: (c) => `${c}.total_volume` },
+    { name: 'totalQuantumRewards', doc: 'Sum of `quantumRewards`.', type: 'decimal', sql: (c) => `${c}.total_rewards` },
+    {
+      name: 'quantumRewards',
+      doc: 'One entry per epoch with statistics, epoch ascending.',
+      type: REWARDS_ENTRY,
+      list: true,
+      sql: (c) => `${c}.rewards`,
+    },
+    { name: 'totalGamesPlayed', doc: 'The number of `gamesPlayed` (uint64 as a string).', type: 'uint64', sql: (c) => `${c}.games_played` },
+    { name: 'gamesPlayed', doc: 'Distinct game ids played in the window, ascending.', type: 'hex', list: true, sql: (c) => `${c}.games` },
+    {
+      name: 'quantumVolumes',
+      doc: 'One entry per epoch with statistics, epoch ascending.',
+      type: VOLUMES_ENTRY,
+      list: true,
+      sql: (c) => `${c}.volumes`,
+    },
+  ],
+} as const satisfies MessageDef;
+
+/** A member's position in the sort key partyId, as the reference writes it: {"ID":"<party>"}. */
+export const TEAM_MEMBER_CURSOR = {
+  fields: [{ key: 'ID', type: 'id', position: 'party', sql: (c) => `${c}.party` }],
+} as const satisfies CursorDef;

@@ -1,0 +1,128 @@
+/**
+ * What an operation answers, whatever door asked: a page of a list (contract §4) or one message,
+ * with the chain head it was read at. The store renders the rows' JSON (proto3 JSON as the
+ * gateway writes it: stored per row, or made by the page statement), so a page holds that text,
+ * and the REST door sends it nearly as it is (responseJson). Other doors read the values
+ * (edges(), value()), parsed from the same text: one rendering, one set of rules.
+ */
+
+/** The chain head an answer was read at: its X-Block-Height and X-Block-Timestamp. */
+export interface ChainHead {
+  height: string;
+  time: string;
+}
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string;
+  endCursor: string;
+}
+
+export interface Edge<Node> {
+  node: Node;
+  cursor: string;
+}
+
+/**
+ * A page's edges as JSON text (`{"node":…,"cursor":"…"}` each), in display order: joined by
+ * commas as one string (from the store), or one Buffer each (kept by the row cache).
+ */
+export type EdgesText = string | readonly Buffer[];
+
+const CURSOR_KEY = '"cursor":"';
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/** The cursor of the edge that ends before `end` (edges end with `"cursor":"…"}`). */
+function cursorBefore(edges: string, end: number): string {
+  const at = edges.lastIndexOf(CURSOR_KEY, end - 1) + CURSOR_KEY.length;
+  return edges.slice(at, end - 2);
+}
+
+/** The cursor of one edge's text: base64, so the quote that opens it is the last before the closing `"}`. */
+function cursorOf(edge: Buffer): string {
+  return edge.toString('latin1', edge.lastIndexOf(QUOTE, edge.length - 3) + 1, edge.length - 2);
+}
+
+/** The first and last cursors of the edges, '' when there are none. */
+function endCursors(edges: EdgesText): [string, string] {
+  if (typeof edges !== 'string') return edges.length === 0 ? ['', ''] : [cursorOf(edges[0]!), cursorOf(edges[edges.length - 1]!)];
+  if (edges.length === 0) return ['', ''];
+  const firstEnd = edges.indexOf(',{"node":');
+  return [cursorBefore(edges, firstEnd < 0 ? edges.length : firstEnd), cursorBefore(edges, edges.length)];
+}
+
+export class PageResult<Node = unknown> {
+  readonly pageInfo: PageInfo;
+  private parsed: Edge<Node>[] | undefined;
+
+  constructor(
+    /** The response message's field that holds the connection, e.g. referralSets. */
+    readonly key: string,
+    readonly edgesText: EdgesText,
+    hasNextPage: boolean,
+    hasPreviousPage: boolean,
+    readonly head: ChainHead | null,
+  ) {
+    const [startCursor, endCursor] = endCursors(edgesText);
+    this.pageInfo = { hasNextPage, hasPreviousPage, startCursor, endCursor };
+  }
+
+  /** The edges as values (the nodes' proto3 JSON), parsed on first use. */
+  edges(): Edge<Node>[] {
+    if (this.parsed === undefined) {
+      const text = typeof this.edgesText === 'string' ? this.edgesText : this.edgesText.join(',');
+      this.parsed = JSON.parse(`[${text}]`) as Edge<Node>[];
+    }
+    return this.parsed;
+  }
+
+  /**
+   * The response message as JSON, `{"<key>":{"edges":[…],"pageInfo":{…}}}`, written straight
+   * into one Buffer: joining strings first would copy the whole page once more.
+   */
+  responseJson(): Buffer {
+    const { hasNextPage, hasPreviousPage, startCursor, endCursor } = this.pageInfo;
+    // The head and tail are ASCII (a field name, flags and base64 cursors): a character a byte.
+    const head = `{"${this.key}":{"edges":[`;
+    const tail = `],"pageInfo":{"hasNextPage":${hasNextPage},"hasPreviousPage":${hasPreviousPage},"startCursor":"${startCursor}","endCursor":"${endCursor}"}}}`;
+    const edges = this.edgesText;
+    if (typeof edges === 'string') {
+      const body = Buffer.allocUnsafe(head.length + Buffer.byteLength(edges) + tail.length);
+      let at = body.write(head, 0, 'latin1');
+      at += body.write(edges, at);
+      body.write(tail, at, 'latin1');
+      return body;
+    }
+    let size = head.length + tail.length + Math.max(0, edges.length - 1);
+    for (const edge of edges) size += edge.length;
+    const body = Buffer.allocUnsafe(size);
+    let at = body.write(head, 0, 'latin1');
+    for (let i = 0; i < edges.length; i++) {
+      if (i > 0) body[at++] = COMMA;
+      at += edges[i]!.copy(body, at);
+    }
+    body.write(tail, at, 'latin1');
+    return body;
+  }
+}
+
+/** One message (not a page), as the store rendered it. */
+export class ItemResult<Message = unknown> {
+  constructor(
+    readonly json: string,
+    readonly head: ChainHead | null,
+  ) {}
+
+  value(): Message {
+    return JSON.parse(this.json) as Message;
+  }
+
+  responseJson(): Buffer {
+    return Buffer.from(this.json);
+  }
+}
+
+/** What an operation answers. */
+export type Result = PageResult | ItemResult;

@@ -2,81 +2,26 @@
 // (/explorer/api/…), fetched from the server that served the page. URLs are relative to the
 // page's <base>, so the explorer also works behind a proxy that adds a path prefix.
 
-export interface PageInfo {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string;
-  endCursor: string;
-}
+import type { EPOCH_REWARD_SUMMARY } from '../src/operations/epoch-reward-summaries/message.js';
+import type { ASSET } from '../src/operations/explorer-assets/message.js';
+import type { OVERVIEW } from '../src/operations/explorer-overview/message.js';
+import type { TEAM } from '../src/operations/explorer-teams/message.js';
+import type { REFERRAL_SET } from '../src/operations/referral-sets/message.js';
+import type { TEAM_MEMBER_STATISTICS } from '../src/operations/team-member-stats/message.js';
+import type { Connection, MessageJson } from '../src/contract/message.js';
 
-export interface Connection<T> {
-  edges: { node: T; cursor: string }[];
-  pageInfo: PageInfo;
-}
+export type { Connection, PageInfo } from '../src/contract/message.js';
 
-export interface ReferralSet {
-  id: string;
-  referrer: string;
-  createdAt: string;
-  updatedAt: string;
-  totalMembers: string;
-}
-
-export interface TeamMemberStatistics {
-  partyId: string;
-  totalQuantumVolume: string;
-  totalQuantumRewards: string;
-  quantumRewards: { epoch: string; totalQuantumRewards: string }[];
-  totalGamesPlayed: string;
-  gamesPlayed: string[];
-  quantumVolumes: { epoch: string; totalQuantumVolumes: string }[];
-}
-
-export interface RewardSummary {
-  epoch: string;
-  assetId: string;
-  marketId: string;
-  rewardType: string;
-  amount: string;
-}
-
+// The nodes' types come from the service's message definitions (src/operations/*/message.ts).
+export type ReferralSet = MessageJson<typeof REFERRAL_SET>;
+export type TeamMemberStatistics = MessageJson<typeof TEAM_MEMBER_STATISTICS>;
+export type RewardSummary = MessageJson<typeof EPOCH_REWARD_SUMMARY>;
 /** GET /explorer/api/assets: symbol, name, decimals, quantum and status are null when no asset event was seen. */
-export interface Asset {
-  id: string;
-  symbol: string | null;
-  name: string | null;
-  decimals: string | null;
-  quantum: string | null;
-  status: string | null;
-}
-
+export type Asset = MessageJson<typeof ASSET>;
 /** A node of GET /explorer/api/teams. */
-export interface Team {
-  id: string;
-  name: string;
-  referrer: string;
-  totalMembers: string;
-  createdAt: string;
-  closed: boolean;
-  /** Distinct epochs with statistics rows for the team. */
-  epochsWithStats: string;
-  /** The largest aggregationEpochs for which the team's statistics are listed (0: none). */
-  eligibleEpochs: string;
-}
-
+export type Team = MessageJson<typeof TEAM>;
 /** GET /explorer/api/overview. */
-export interface Overview {
-  chainHead: { height: string; blockTime: string } | null;
-  counts: { referralSets: string; teams: string; epochs: string; assets: string };
-  lastEndedEpoch: string | null;
-  examples: {
-    referralSetId: string | null;
-    referee: string | null;
-    teamId: string | null;
-    teamEpochs: string | null;
-    assetId: string | null;
-  };
-}
+export type Overview = MessageJson<typeof OVERVIEW>;
 
 /** An answer other than 200, with the message of the contract's error body. */
 export class ApiFailure extends Error {

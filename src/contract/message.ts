@@ -122,3 +122,22 @@ type PositionValue<T extends CursorField['type']> = T extends 'time' | 'uint64' 
 export type PositionOf<C extends CursorDef> = {
   -readonly [F in C['fields'][number] as F['position'] & string]: PositionValue<F['type']>;
 };
+
+/** A page's pageInfo (contract §4). */
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string;
+  endCursor: string;
+}
+
+export interface Edge<Node> {
+  node: Node;
+  cursor: string;
+}
+
+/** A connection (a page of nodes) as its JSON shows it. */
+export interface Connection<Node> {
+  edges: Edge<Node>[];
+  pageInfo: PageInfo;
+}

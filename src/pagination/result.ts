@@ -1,3 +1,5 @@
+import type { Edge, PageInfo } from '../contract/message.js';
+
 /**
  * What an operation answers, whatever door asked: a page of a list (contract §4) or one message,
  * with the chain head it was read at. The store renders the rows' JSON (proto3 JSON as the
@@ -10,18 +12,6 @@
 export interface ChainHead {
   height: string;
   time: string;
-}
-
-export interface PageInfo {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string;
-  endCursor: string;
-}
-
-export interface Edge<Node> {
-  node: Node;
-  cursor: string;
 }
 
 /**

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
+import type { Connection } from '../../src/contract/message.js';
 import { get } from './server.js';
 
-interface Page {
-  edges: { node: unknown; cursor: string }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
-}
+type Page = Connection<unknown>;
 
 /**
  * Walks a paged operation with `size`-row pages forward (first/after) and backward

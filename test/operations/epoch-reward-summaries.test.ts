@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { parseId } from '../../src/contract/ids.js';
 import { listEpochRewardSummaries } from '../../src/operations/epoch-reward-summaries/index.js';
+import type { EPOCH_REWARD_SUMMARY } from '../../src/operations/epoch-reward-summaries/message.js';
+import type { Connection, MessageJson } from '../../src/contract/message.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
@@ -16,17 +18,8 @@ import { STORE_KINDS } from '../helpers/stores.js';
 
 const PATH = '/api/v2/rewards/epoch/summaries';
 
-interface Node {
-  epoch: string;
-  assetId: string;
-  marketId: string;
-  rewardType: string;
-  amount: string;
-}
-interface Page {
-  edges: { node: Node; cursor: string }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
-}
+type Node = MessageJson<typeof EPOCH_REWARD_SUMMARY>;
+type Page = Connection<Node>;
 /** A position in the sort key; ids as given in a cursor (hex or alias). */
 interface Position {
   epoch: bigint;

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { listTeamMembersStatistics } from '../../src/operations/team-member-stats/index.js';
+import type { TEAM_MEMBER_STATISTICS } from '../../src/operations/team-member-stats/message.js';
+import type { Connection, MessageJson } from '../../src/contract/message.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
@@ -13,19 +15,8 @@ import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-interface Node {
-  partyId: string;
-  totalQuantumVolume: string;
-  totalQuantumRewards: string;
-  quantumRewards: { epoch: string; totalQuantumRewards: string }[];
-  totalGamesPlayed: string;
-  gamesPlayed: string[];
-  quantumVolumes: { epoch: string; totalQuantumVolumes: string }[];
-}
-interface Page {
-  edges: { node: Node; cursor: string }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
-}
+type Node = MessageJson<typeof TEAM_MEMBER_STATISTICS>;
+type Page = Connection<Node>;
 
 const hex = (byte: string) => byte.repeat(32);
 const cursorOf = (id: string) => Buffer.from(`{"ID":"${id}"}`).toString('base64');

@@ -1,8 +1,8 @@
 import type { Field, MessageDef } from '../../contract/message.js';
 
-const count = (name: string, column: string, doc: string) =>
+const count = <Name extends string>(name: Name, column: string, doc: string) =>
   ({ name, doc, type: 'uint64', sql: (o: string) => `${o}.${column}` }) as const satisfies Field;
-const exampleId = (name: string, column: string, what: string) =>
+const exampleId = <Name extends string>(name: Name, column: string, what: string) =>
   ({
     name,
     doc: `${what}; null when there is none.`,

@@ -109,7 +109,10 @@ export class StatementBatches {
 
   private textOf(sql: string): Text {
     let text = this.texts.get(sql);
-    if (!text) this.texts.set(sql, (text = { running: 0, waiting: [], memberMs: undefined }));
+    if (!text) {
+      text = { running: 0, waiting: [], memberMs: undefined };
+      this.texts.set(sql, text);
+    }
     return text;
   }
 

@@ -122,7 +122,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   let closing = false;
   // Fastify's request ids (its default form), counted once for it and the fast path.
   let lastRequestId = 0;
-  const nextRequestId = () => `req-${((lastRequestId = (lastRequestId + 1) & 0x7fffffff)).toString(36)}`;
+  const nextRequestId = () => {
+    lastRequestId = (lastRequestId + 1) & 0x7fffffff;
+    return `req-${lastRequestId.toString(36)}`;
+  };
   let fastPath: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,

@@ -21,6 +21,7 @@ import { runCli } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -136,7 +137,7 @@ async function view(url: string): Promise<{ height: number | null; sets: { id: s
   const res = await get(`${url}/api/v2/referral-sets?pagination.first=1000`);
   assert.equal(res.status, 200, res.text);
   const h = res.headers.get('x-block-height');
-  return { height: h === null ? null : Number(h), sets: (res.body as any).referralSets.edges.map((e: any) => e.node) };
+  return { height: h === null ? null : Number(h), sets: (res.body as ReferralSetsBody).referralSets.edges.map((e) => e.node) };
 }
 
 /** Whole blocks only: blocks 1..height, two sets each with two members. */

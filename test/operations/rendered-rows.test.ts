@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { FIXTURES } from '../helpers/cli.js';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
 import { useServedStore } from '../helpers/served-store.js';
+import type { ReferralSetsBody, SummariesBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -87,8 +88,8 @@ for (const kind of STORE_KINDS) {
         assert.notEqual(stale?.rows, '0', r.table);
         assert.equal(stale?.stale, '0', r.table);
       }
-      const set = (await get(`${served.url}/api/v2/referral-sets?referralSetId=${SET}`)).body as any;
-      assert.deepEqual(set.referralSets.edges[0].node, {
+      const set = (await get(`${served.url}/api/v2/referral-sets?referralSetId=${SET}`)).body as ReferralSetsBody;
+      assert.deepEqual(set.referralSets.edges[0]!.node, {
         id: SET,
         referrer: hex('5b'),
         createdAt: '1700000000123456000',
@@ -96,12 +97,12 @@ for (const kind of STORE_KINDS) {
         totalMembers: '3',
       });
       assert.equal(
-        Buffer.from(set.referralSets.edges[0].cursor, 'base64').toString(),
+        Buffer.from(set.referralSets.edges[0]!.cursor, 'base64').toString(),
         `{"CreatedAt":"2023-11-14T22:13:20.123456Z","ID":"${SET}"}`,
       );
-      const sums = (await get(`${served.url}/api/v2/rewards/epoch/summaries?filter.assetIds=${ASSET}`)).body as any;
+      const sums = (await get(`${served.url}/api/v2/rewards/epoch/summaries?filter.assetIds=${ASSET}`)).body as SummariesBody;
       assert.deepEqual(
-        sums.summaries.edges.map((e: any) => e.node.amount),
+        sums.summaries.edges.map((e) => e.node.amount),
         ['18446744073709551620'],
       );
     });

@@ -79,7 +79,10 @@ const batches = new WeakMap<Logger, LineBatch>();
  */
 export function writeRequestLine(logger: Logger, reqId: string, line: RequestLine): void {
   const batch = batches.get(logger);
-  if (batch === undefined || !logger.isLevelEnabled('info')) return logger.child({ reqId }).info(line, 'request');
+  if (batch === undefined || !logger.isLevelEnabled('info')) {
+    logger.child({ reqId }).info(line, 'request');
+    return;
+  }
   const { lsCacheSym, timeSym, chindingsSym } = pino.symbols;
   const loggerFields = logger as unknown as Record<symbol, unknown>;
   const levelText = (loggerFields[lsCacheSym] as Record<number, string>)[INFO];

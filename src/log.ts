@@ -97,6 +97,7 @@ export function writeRequestLine(logger: Logger, reqId: string, line: RequestLin
  * surrogates (any surrogate here, to be safe). pino leaves a short string's lone surrogate raw;
  * a URL, as Node reads it, holds none.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON.stringify escapes control characters, so this must find them
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON.stringify(s), without its call for the strings that need no escape (most). */

@@ -148,7 +148,7 @@ async function assertWholeBlocks(url: string, height: number): Promise<void> {
   for (const s of v.sets) assert.equal(s.totalMembers, '2');
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const logged = (serve: ServeProcess, msg: string) => serve.logs().filter((l) => l.msg === msg);
 
@@ -296,7 +296,7 @@ for (const kind of STORE_KINDS) {
             chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
             version: 'event 3-0, field version: version 2: only version 1 is known',
           }[bad];
-          assert.match(ready.source.error!, new RegExp(`^refused: ${escape(file)}: byte \\d+, ${escape(why)}$`));
+          assert.match(ready.source.error!, new RegExp(`^refused: ${escapeRegExp(file)}: byte \\d+, ${escapeRegExp(why)}$`));
           assert.equal(ready.blockHeight, '2');
           await assertWholeBlocks(serve.url, 2);
           const log = logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)');

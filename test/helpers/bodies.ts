@@ -2,12 +2,12 @@
 // wire shapes (docs/contract.md). `res.body as ReferralSetsBody` says what a test expects; its
 // assertions then check the values.
 
-export interface Page<T> {
+interface Page<T> {
   edges: { node: T; cursor: string }[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
 }
 
-export interface ReferralSet {
+interface ReferralSet {
   id: string;
   referrer: string;
   createdAt: string;
@@ -15,7 +15,7 @@ export interface ReferralSet {
   totalMembers: string;
 }
 
-export interface RewardSummary {
+interface RewardSummary {
   epoch: string;
   assetId: string;
   marketId: string;

@@ -36,7 +36,10 @@ const enc = encodeURIComponent;
 /** A deterministic shuffle-and-take, so both servers get the same list in the same order. */
 function sample<T>(items: readonly T[], n: number): T[] {
   let seed = 42;
-  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

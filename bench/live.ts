@@ -139,7 +139,10 @@ async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Pro
       continue;
     }
     let block = held[held.length - 1];
-    if (block?.height !== height) held.push((block = { height, lines: [], ours: false }));
+    if (block?.height !== height) {
+      block = { height, lines: [], ours: false };
+      held.push(block);
+    }
     block.lines.push(line);
     block.ours ||= isOurs(line);
   }

@@ -133,7 +133,7 @@ try {
     for (const [name, service] of Object.entries(services)) {
       await wrk(service.url, urls, 2); // warm-up (and, with the cache, a first pass over the URLs)
       const r = await wrk(service.url, urls, duration);
-      (results[name] ??= []).push(r);
+      results[name] = [...(results[name] ?? []), r];
       log(
         `round ${round + 1} ${name}: ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`,
       );

@@ -135,7 +135,10 @@ export function shuffled<T>(rand: Rand, xs: readonly T[]): T[] {
 export function zipfSequence(rand: Rand, count: number, length: number, s = 1): number[] {
   const cumulative: number[] = [];
   let total = 0;
-  for (let k = 1; k <= count; k++) cumulative.push((total += 1 / k ** s));
+  for (let k = 1; k <= count; k++) {
+    total += 1 / k ** s;
+    cumulative.push(total);
+  }
   const out: number[] = [];
   for (let i = 0; i < length; i++) {
     const x = rand() * total;

@@ -202,7 +202,7 @@ export function readSettings<N extends SettingName>(
 ): { settings: Pick<Settings, N>; positionals: string[]; extra: Record<string, string | boolean | undefined> } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...extraFlags };
   for (const n of names) options[SETTINGS[n].flag] = { type: 'string' };
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -79,7 +79,10 @@ const batches = new WeakMap<Logger, LineBatch>();
  */
 export function writeRequestLine(logger: Logger, reqId: string, line: RequestLine): void {
   const batch = batches.get(logger);
-  if (batch === undefined || !logger.isLevelEnabled('info')) return logger.child({ reqId }).info(line, 'request');
+  if (batch === undefined || !logger.isLevelEnabled('info')) {
+    logger.child({ reqId }).info(line, 'request');
+    return;
+  }
   const { lsCacheSym, timeSym, chindingsSym } = pino.symbols;
   const loggerFields = logger as unknown as Record<symbol, unknown>;
   const levelText = (loggerFields[lsCacheSym] as Record<number, string>)[INFO];
@@ -94,6 +97,7 @@ export function writeRequestLine(logger: Logger, reqId: string, line: RequestLin
  * surrogates (any surrogate here, to be safe). pino leaves a short string's lone surrogate raw;
  * a URL, as Node reads it, holds none.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON.stringify escapes control characters, so this must find them
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON.stringify(s), without its call for the strings that need no escape (most). */

@@ -141,8 +141,7 @@ export class Router {
     for (const route of this.routes) {
       const m = route.pattern.exec(path);
       if (!m) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = m[i + 1]!));
+      const params: Record<string, string> = Object.fromEntries(route.names.map((name, i) => [name, m[i + 1]!]));
       return route.view({ path: params, params: new URLSearchParams(location.search), signal, navigate: (url) => this.navigate(url) });
     }
     return Promise.resolve({

@@ -87,7 +87,8 @@ function fieldsByKey(specs: Record<string, FieldSpec>): ReadonlyMap<string, stri
   if (byKey === undefined) {
     const map = new Map<string, string>();
     for (const name of Object.keys(specs)) for (const key of specs[name]!.keys) map.set(key, name);
-    keyMaps.set(specs, (byKey = map));
+    keyMaps.set(specs, map);
+    byKey = map;
   }
   return byKey;
 }

@@ -82,7 +82,13 @@ async function run(port: NonNullable<typeof parentPort>, { dataDir }: ThreadData
       const decided = new Promise<boolean>((resolve) => (decide = resolve));
       const done = db
         .transaction(async (tx) => {
-          txs.set(id, { tx, end: (commit) => (decide(commit), done) });
+          txs.set(id, {
+            tx,
+            end: (commit) => {
+              decide(commit);
+              return done;
+            },
+          });
           opened(id);
           if (!(await decided)) throw ROLLBACK;
         })

@@ -109,7 +109,10 @@ export class StatementBatches {
 
   private textOf(sql: string): Text {
     let text = this.texts.get(sql);
-    if (!text) this.texts.set(sql, (text = { running: 0, waiting: [], memberMs: undefined }));
+    if (!text) {
+      text = { running: 0, waiting: [], memberMs: undefined };
+      this.texts.set(sql, text);
+    }
     return text;
   }
 
@@ -158,7 +161,7 @@ export class StatementBatches {
       rows = await this.run<Record<string, unknown>>(this.batchText(sql, count), columns);
     } catch (err) {
       // A server that is away, or a batch past the statement timeout, would fail them alone too.
-      if (err instanceof StoreUnavailableError || err instanceof StoreTimeoutError) members.forEach((m) => m.reject(err));
+      if (err instanceof StoreUnavailableError || err instanceof StoreTimeoutError) for (const m of members) m.reject(err);
       else await Promise.all(members.map(alone));
       return;
     }
@@ -168,7 +171,7 @@ export class StatementBatches {
       delete row[MEMBER];
       answered[i] ??= row;
     }
-    members.forEach((m, i) => m.resolve(answered[i]));
+    for (const [i, m] of members.entries()) m.resolve(answered[i]);
   }
 
   /** The batched form of a text with `count` parameters. */

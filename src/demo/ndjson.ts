@@ -79,10 +79,12 @@ export class NdjsonBlockWriter {
     if (!this.inBlock) throw new Error(`${key} outside a block`);
     let line: string;
     if (txHash === undefined) {
-      const head = (this.heads[key] ??= flat(`${this.blockPart}${this.typeHeads[key]}"${key}":`));
+      const head = this.heads[key] ?? flat(`${this.blockPart}${this.typeHeads[key]}"${key}":`);
+      this.heads[key] = head;
       line = `${this.idPrefix}${this.seq}${head}${payload}}\n`;
     } else {
-      const head = (this.txHeads[key] ??= flat(`${this.blockPart}${this.typeHeads[key]}"txHash":"`));
+      const head = this.txHeads[key] ?? flat(`${this.blockPart}${this.typeHeads[key]}"txHash":"`);
+      this.txHeads[key] = head;
       line = `${this.idPrefix}${this.seq}${head}${txHash}","${key}":${payload}}\n`;
     }
     this.seq++;

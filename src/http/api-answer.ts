@@ -100,7 +100,7 @@ export async function answerApi(
     if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };
     // Gzipped here, once per cached answer: the compression plugin leaves an encoded body as it is.
     sent['content-encoding'] = 'gzip';
-    sent['vary'] = 'accept-encoding';
+    sent.vary = 'accept-encoding';
     return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
   } catch (err) {
     const pretty = isPrettyUrl(url);

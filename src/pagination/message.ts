@@ -1,4 +1,4 @@
-import type { CursorDef, Field, MessageDef, Scalar } from '../contract/message.js';
+import type { CursorDef, CursorField, Field, MessageDef, Scalar } from '../contract/message.js';
 import { sqlBase64, sqlId, sqlJsonString, sqlNullable, sqlPlainString, sqlRfc3339Nanos } from './sql-json.js';
 
 /**
@@ -38,23 +38,25 @@ export function messageJsonSql(def: MessageDef, row: string): string {
   return `${def.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`).join(' || ')} || '}'`;
 }
 
+/** One key of a cursor's JSON and its value, as SQL over a row. */
+function cursorFieldSql(f: CursorField, first: boolean, row: string): string {
+  const key = `${first ? '{' : ','}"${f.key}":`;
+  const value = f.sql(row);
+  switch (f.type) {
+    case 'time':
+      return `'${key}"' || ${sqlRfc3339Nanos(value)} || '"'`;
+    case 'id':
+      return `'${key}"' || ${sqlId(value)} || '"'`;
+    case 'uint64':
+      return `'${key}' || ${value}::text`;
+    case 'enum':
+      return `'${key}"' || ${value} || '"'`;
+    case 'decimal':
+      return `'${key}"' || ${value}::text || '"'`;
+  }
+}
+
 /** The cursor of a row: base64 of its position's JSON. */
 export function cursorSql(def: CursorDef, row: string): string {
-  const parts = def.fields.map((f, i) => {
-    const key = `${i === 0 ? '{' : ','}"${f.key}":`;
-    const value = f.sql(row);
-    switch (f.type) {
-      case 'time':
-        return `'${key}"' || ${sqlRfc3339Nanos(value)} || '"'`;
-      case 'id':
-        return `'${key}"' || ${sqlId(value)} || '"'`;
-      case 'uint64':
-        return `'${key}' || ${value}::text`;
-      case 'enum':
-        return `'${key}"' || ${value} || '"'`;
-      case 'decimal':
-        return `'${key}"' || ${value}::text || '"'`;
-    }
-  });
-  return sqlBase64(`${parts.join(' || ')} || '}'`);
+  return sqlBase64(`${def.fields.map((f, i) => cursorFieldSql(f, i === 0, row)).join(' || ')} || '}'`);
 }

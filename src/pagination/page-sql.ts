@@ -169,7 +169,7 @@ export async function readPage(db: Pick<Store, 'queryRow'>, sql: PageSql, params
     const texts = splitEdges(edges);
     // A node never holds the separator outside a string (see EDGE_SEPARATOR); if the counts
     // disagree anyway, nothing is kept rather than a text under another row's key.
-    if (texts.length === keys.length) keys.forEach((k, i) => rows.set(k, texts[i]!));
+    if (texts.length === keys.length) for (const [i, k] of keys.entries()) rows.set(k, texts[i]!);
   }
   return pageOf(sql, edges, row.edge_count!, row.other_side!, headOf(row));
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -117,7 +118,7 @@ test('npm start on an empty data dir seeds the demo chain and serves it', { time
     assert.match(stdout, /curl '.*\/api\/v2\/teams\/[0-9a-f]{64}\/stats\?aggregationEpochs=5'/);
     const res = await get(`${url}/api/v2/referral-sets?pagination.first=3`);
     assert.equal(res.status, 200);
-    assert.equal((res.body as any).referralSets.edges.length, 3);
+    assert.equal((res.body as ReferralSetsBody).referralSets.edges.length, 3);
     assert.ok(Number(res.headers.get('x-block-height')) > 0);
   } finally {
     // npm and the server it started, together.

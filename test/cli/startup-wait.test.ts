@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { createPgCluster, freePort, type PgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, startServe } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -60,7 +61,7 @@ test('serve waits for an unreachable PostgreSQL, then for its schema, and serves
     await eventually('ready', async () => (await get(`${serve.url}/readyz`)).status === 200, 30_000);
     const page = await get(serve.url + SETS);
     assert.equal(page.status, 200);
-    assert.deepEqual((page.body as any).referralSets.edges, []);
+    assert.deepEqual((page.body as ReferralSetsBody).referralSets.edges, []);
     assert.match(serve.stdout(), /^epochview serving postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres on http/m);
     assert.equal(await serve.stop(), 0);
   } finally {

@@ -120,7 +120,10 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
     try {
       let parsedAnew = 0;
       const query = db.query.bind(db);
-      db.query = ((...args: Parameters<PGlite['query']>) => (parsedAnew++, query(...args))) as PGlite['query'];
+      db.query = ((...args: Parameters<PGlite['query']>) => {
+        parsedAnew++;
+        return query(...args);
+      }) as PGlite['query'];
       const wire = new WireStatements(db, () => {});
       const sizes: number[] = [];
       const batches = new StatementBatches(

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { createPgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, sample, startServe } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -52,7 +53,7 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
     await eventually('answers again', async () => (await get(sets)).status === 200);
     await eventually('block 12 applied after the outage', async () => (await get(sets)).headers.get('x-block-height') === '12');
     const after = await get(sets);
-    assert.equal((after.body as any).referralSets.edges.length, 3);
+    assert.equal((after.body as ReferralSetsBody).referralSets.edges.length, 3);
     // The follower made again once the writer lock was taken says so in /readyz.
     await eventually(
       'the follower caught up again',

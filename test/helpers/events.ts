@@ -14,7 +14,7 @@ export function blockLines(height: number, payloads: Record<string, unknown>[]):
       beginBlock: { height: String(height), timestamp: String(ts), hash: `H${height}` },
     },
   ];
-  payloads.forEach((p, i) => lines.push({ id: `${height}-${i + 1}`, block: 'AB', ...p } as never));
+  for (const [i, p] of payloads.entries()) lines.push({ id: `${height}-${i + 1}`, block: 'AB', ...p } as never);
   lines.push({
     id: `${height}-${payloads.length + 1}`,
     block: 'AB',

@@ -39,7 +39,7 @@ export class SchemaChecker {
       v = v.$ref
         .slice(2)
         .split('/')
-        .reduce<any>((o, k) => o?.[k], this.doc);
+        .reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), this.doc);
       if (v === undefined) throw new Error(`dangling reference ${(value as ReferenceObject).$ref}`);
     }
     return v as T;

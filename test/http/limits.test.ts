@@ -8,6 +8,7 @@ import type { SqlParam, Store } from '../../src/db/store.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { startServe } from '../helpers/serve.js';
+import type { ErrorBody } from '../helpers/bodies.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -63,7 +64,7 @@ for (const kind of STORE_KINDS) {
         // A long path parameter reaches the operation (which judges the id) up to the URL limit…
         const longId = await get(`${srv.url}/api/v2/teams/${'z'.repeat(150)}/stats`);
         assert.equal(longId.status, 400);
-        assert.equal((longId.body as any).details[0].message, 'failed to list team referees');
+        assert.equal((longId.body as ErrorBody).details[0]!.message, 'failed to list team referees');
         // …beyond it the router's own error keeps the contract's body, as does a bad path escape.
         const longPath = await get(`${srv.url}/api/v2/teams/${'z'.repeat(300)}/stats`);
         assert.equal(longPath.status, 400);

@@ -28,6 +28,7 @@ import { buildOpenApiDocument } from '../../src/http/openapi.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { loadExpectations, type Expectation } from '../helpers/fixtures.js';
 import { SchemaChecker } from '../helpers/openapi.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -76,6 +77,7 @@ describe('fixtures against the OpenAPI document', () => {
     const summaries = FIXTURE_SETS['epoch-summaries'].find((e) => e.name === 'research pagination matrix: first=3 newestFirst=false')!;
     const stats = FIXTURE_SETS['team-stats'].find((e) => e.name === 'data-node test: team2, partyId=member21')!;
     const bad = FIXTURE_SETS.errors.find((e) => e.name === 'pagination: first=0')!;
+    // biome-ignore lint/suspicious/noExplicitAny: each mutation reaches into the fixture's JSON by the path it breaks; typing every answer's shape here would only add casts
     const mutations: [Expectation, string, (b: any) => void][] = [
       [sets, 'extra field in a node', (b) => (b.referralSets.edges[0].node.extra = 1)],
       [sets, 'missing field in a node', (b) => delete b.referralSets.edges[0].node.totalMembers],
@@ -99,9 +101,9 @@ describe('fixtures against the OpenAPI document', () => {
       assert.notEqual(checker.check(response.content['application/json'].schema, body), null, what);
     }
     // Same fields in another order: valid JSON-schema-wise, caught by the order check.
-    const reordered = structuredClone(sets.body) as any;
-    const { id, ...rest } = reordered.referralSets.edges[0].node;
-    reordered.referralSets.edges[0].node = { ...rest, id };
+    const reordered = structuredClone(sets.body) as ReferralSetsBody;
+    const { id, ...rest } = reordered.referralSets.edges[0]!.node;
+    reordered.referralSets.edges[0]!.node = { ...rest, id };
     const { response } = checker.responseFor('GET', sets.request, 200);
     assert.notEqual(checker.keyOrderMismatch(response.content['application/json'].schema, reordered), null);
   });

@@ -147,7 +147,10 @@ for (const kind of STORE_KINDS) {
         let probes = 0;
         await eventually(
           `the cache at ${height}`,
-          async () => (probes++, (await get(cached.url + probe)).headers.get('x-block-height') === String(height)),
+          async () => {
+            probes++;
+            return (await get(cached.url + probe)).headers.get('x-block-height') === String(height);
+          },
           5000,
         );
 

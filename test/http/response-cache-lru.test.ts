@@ -33,7 +33,15 @@ function deferred(): { compute: () => Promise<Answer>; resolve(a: Answer): void;
     resolve = res;
     reject = rej;
   });
-  return { compute: () => (n++, p), resolve, reject, calls: () => n };
+  return {
+    compute: () => {
+      n++;
+      return p;
+    },
+    resolve,
+    reject,
+    calls: () => n,
+  };
 }
 
 test('nothing is cached while the head is unknown', async () => {
@@ -117,12 +125,21 @@ test('bounded: the least recently used entries leave first; an answer bigger tha
   await cache.answer('/d', SETS, async () => answerAt('5', body)); // evicts /b
   assert.deepEqual(cache.size, { bytes: 3 * 504, entries: 3 });
   let computed = 0;
-  await cache.answer('/b', SETS, async () => (computed++, answerAt('5', body)));
+  await cache.answer('/b', SETS, async () => {
+    computed++;
+    return answerAt('5', body);
+  });
   assert.equal(computed, 1, '/b was evicted');
   await cache.answer('/big', SETS, async () => answerAt('5', 'y'.repeat(3 * 504)));
   assert.ok(cache.size.bytes <= 3 * 504);
-  await cache.answer('/a', SETS, async () => (computed++, answerAt('5', body)));
-  await cache.answer('/d', SETS, async () => (computed++, answerAt('5', body)));
+  await cache.answer('/a', SETS, async () => {
+    computed++;
+    return answerAt('5', body);
+  });
+  await cache.answer('/d', SETS, async () => {
+    computed++;
+    return answerAt('5', body);
+  });
   assert.equal(computed, 1, '/c left when /b came back; /a and /d stayed');
 });
 
@@ -331,7 +348,10 @@ test('doorkeeper, full cache: the least worth (requests per byte) of the least r
   await cache.answer('/c', SETS, async () => assert.fail('/c is kept'));
   await cache.answer('/b', SETS, async () => assert.fail('/b is kept'));
   let computed = 0;
-  await cache.answer('/a', SETS, async () => (computed++, answerAt('5', body)));
+  await cache.answer('/a', SETS, async () => {
+    computed++;
+    return answerAt('5', body);
+  });
   assert.equal(computed, 1, '/a went');
 });
 

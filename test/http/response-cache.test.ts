@@ -14,6 +14,7 @@ import { ndjsonBatches } from '../../src/sources/ndjson/decoder.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually, sample } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get, startServer } from '../helpers/server.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { STORE_KINDS } from '../helpers/stores.js';
@@ -102,7 +103,7 @@ for (const kind of STORE_KINDS) {
         );
         const now = await get(srv.url + url);
         assert.equal(now.text, (await get(plain.url + url)).text);
-        assert.equal((now.body as any).referralSets.edges[0].node.id, hex('a1'));
+        assert.equal((now.body as ReferralSetsBody).referralSets.edges[0]!.node.id, hex('a1'));
         assert.notEqual(now.text, first.text);
       } finally {
         await srv.close();
@@ -250,7 +251,7 @@ describe('response cache on the PostgreSQL server, written by another process', 
         async () => (await get(url)).headers.get('x-block-height') === String(height + 1),
         5000,
       );
-      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b1'));
+      assert.equal(((await get(url)).body as ReferralSetsBody).referralSets.edges[0]!.node.id, hex('b1'));
 
       // Cut the listening connection, then commit a block whose notice nobody hears.
       const cut = await admin.query(
@@ -263,7 +264,7 @@ describe('response cache on the PostgreSQL server, written by another process', 
         async () => (await get(url)).headers.get('x-block-height') === String(height + 2),
         5000,
       );
-      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b2'));
+      assert.equal(((await get(url)).body as ReferralSetsBody).referralSets.edges[0]!.node.id, hex('b2'));
       // Listening again: the notices of later blocks are heard.
       await eventually('listening again', async () => {
         const r = await admin.query(
@@ -273,7 +274,7 @@ describe('response cache on the PostgreSQL server, written by another process', 
       });
       await ingestBlock(newSetBlock(height + 3, 'b3'));
       await eventually('the next block', async () => (await get(url)).headers.get('x-block-height') === String(height + 3), 5000);
-      assert.equal(((await get(url)).body as any).referralSets.edges[0].node.id, hex('b3'));
+      assert.equal(((await get(url)).body as ReferralSetsBody).referralSets.edges[0]!.node.id, hex('b3'));
     } finally {
       await admin.end();
       await srv.close();

@@ -21,6 +21,7 @@ import { runCli } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -136,7 +137,7 @@ async function view(url: string): Promise<{ height: number | null; sets: { id: s
   const res = await get(`${url}/api/v2/referral-sets?pagination.first=1000`);
   assert.equal(res.status, 200, res.text);
   const h = res.headers.get('x-block-height');
-  return { height: h === null ? null : Number(h), sets: (res.body as any).referralSets.edges.map((e: any) => e.node) };
+  return { height: h === null ? null : Number(h), sets: (res.body as ReferralSetsBody).referralSets.edges.map((e) => e.node) };
 }
 
 /** Whole blocks only: blocks 1..height, two sets each with two members. */
@@ -147,7 +148,7 @@ async function assertWholeBlocks(url: string, height: number): Promise<void> {
   for (const s of v.sets) assert.equal(s.totalMembers, '2');
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const logged = (serve: ServeProcess, msg: string) => serve.logs().filter((l) => l.msg === msg);
 
@@ -295,7 +296,7 @@ for (const kind of STORE_KINDS) {
             chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
             version: 'event 3-0, field version: version 2: only version 1 is known',
           }[bad];
-          assert.match(ready.source.error!, new RegExp(`^refused: ${escape(file)}: byte \\d+, ${escape(why)}$`));
+          assert.match(ready.source.error!, new RegExp(`^refused: ${escapeRegExp(file)}: byte \\d+, ${escapeRegExp(why)}$`));
           assert.equal(ready.blockHeight, '2');
           await assertWholeBlocks(serve.url, 2);
           const log = logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)');

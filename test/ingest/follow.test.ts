@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { referralBlock as block } from '../helpers/events.js';
 import { eventually, sample, startServe } from '../helpers/serve.js';
+import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -26,7 +27,7 @@ async function view(url: string): Promise<View> {
   const res = await get(`${url}/api/v2/referral-sets?pagination.first=1000`);
   assert.equal(res.status, 200, res.text);
   const h = res.headers.get('x-block-height');
-  return { height: h === null ? null : Number(h), sets: (res.body as any).referralSets.edges.map((e: any) => e.node) };
+  return { height: h === null ? null : Number(h), sets: (res.body as ReferralSetsBody).referralSets.edges.map((e) => e.node) };
 }
 
 /** What the API shows must always be whole blocks: 2 sets per block since BASE, each with 2 members. */

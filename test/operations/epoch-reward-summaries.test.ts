@@ -60,8 +60,8 @@ interface Filter {
 function filterQuery(f: Filter): string {
   const q: string[] = [];
   // Alternate the two spellings of the repeated keys: both add to the same list.
-  f.assets?.forEach((a, i) => q.push(`filter.${i % 2 ? 'asset_ids' : 'assetIds'}=${encodeURIComponent(a)}`));
-  f.markets?.forEach((m, i) => q.push(`filter.${i % 2 ? 'marketIds' : 'market_ids'}=${encodeURIComponent(m)}`));
+  for (const [i, a] of (f.assets ?? []).entries()) q.push(`filter.${i % 2 ? 'asset_ids' : 'assetIds'}=${encodeURIComponent(a)}`);
+  for (const [i, m] of (f.markets ?? []).entries()) q.push(`filter.${i % 2 ? 'marketIds' : 'market_ids'}=${encodeURIComponent(m)}`);
   if (f.from !== undefined) q.push(`filter.fromEpoch=${f.from}`);
   if (f.to !== undefined) q.push(`filter.to_epoch=${f.to}`);
   return q.join('&');
@@ -182,7 +182,7 @@ function bigAmountEvents(): string {
         beginBlock: { height: String(height), timestamp: `${1700000000 + height}000000000`, hash },
       }),
     );
-    events.forEach((e, i) => lines.push(env(i + 1, { type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT', rewardPayout: e })));
+    for (const [i, e] of events.entries()) lines.push(env(i + 1, { type: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT', rewardPayout: e }));
     lines.push(env(events.length + 1, { type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: String(height) } }));
   };
   const payout = (party: string, asset: string, amount: string, epochSeq = '7') => ({

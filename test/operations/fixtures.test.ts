@@ -16,19 +16,25 @@ import { STORE_KINDS } from '../helpers/stores.js';
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');
 
+/** A JSON object's field; undefined on anything else. */
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+
 /** The expected body with its loose string fields taken from the actual body. */
 function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = []): unknown {
   const copy = structuredClone(expected) as Record<string, unknown>;
   for (const path of loose) {
     const keys = path.split('.');
-    let e: any = copy;
-    let a: any = actual;
+    let e: unknown = copy;
+    let a: unknown = actual;
     for (const k of keys.slice(0, -1)) {
-      e = e?.[k];
-      a = a?.[k];
+      e = field(e, k);
+      a = field(a, k);
     }
     const last = keys[keys.length - 1]!;
-    if (e && a && typeof a[last] === 'string' && typeof e[last] === 'string') e[last] = a[last];
+    const loosened = field(a, last);
+    if (typeof loosened === 'string' && typeof field(e, last) === 'string') (e as Record<string, unknown>)[last] = loosened;
   }
   return copy;
 }

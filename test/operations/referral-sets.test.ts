@@ -7,6 +7,7 @@ import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
+import type { ErrorBody, ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -21,19 +22,20 @@ for (const kind of STORE_KINDS) {
     });
 
     test('filters combined with cursors', async () => {
-      const all = (await get(`${server.url}/api/v2/referral-sets`)).body as any;
-      const set = all.referralSets.edges[3].node;
+      const all = (await get(`${server.url}/api/v2/referral-sets`)).body as ReferralSetsBody;
+      const set = all.referralSets.edges[3]!.node;
       // The referrer filter pages over that referrer's sets only.
       const byReferrer = `${server.url}/api/v2/referral-sets?referrer=${set.referrer}`;
       assert.equal(await assertPagingConsistent(byReferrer, 'referralSets', 1), 1);
       const bySet = `${server.url}/api/v2/referral-sets?referralSetId=${set.id.toUpperCase()}`;
-      const one = (await get(bySet)).body as any;
+      const one = (await get(bySet)).body as ReferralSetsBody;
       assert.deepEqual(
-        one.referralSets.edges.map((e: any) => e.node),
+        one.referralSets.edges.map((e) => e.node),
         [set],
       );
       // After the only row: empty page whose previous page exists.
-      const afterIt = (await get(`${bySet}&pagination.after=${encodeURIComponent(one.referralSets.pageInfo.endCursor)}`)).body as any;
+      const afterIt = (await get(`${bySet}&pagination.after=${encodeURIComponent(one.referralSets.pageInfo.endCursor)}`))
+        .body as ReferralSetsBody;
       assert.deepEqual(afterIt.referralSets, {
         edges: [],
         pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: '', endCursor: '' },
@@ -45,7 +47,7 @@ for (const kind of STORE_KINDS) {
       const page = async (query: string) => {
         const res = await get(`${base}?${query}`);
         assert.equal(res.status, 200, `${query}: ${res.text}`);
-        return res.body as any;
+        return res.body as ReferralSetsBody;
       };
       // first wins: last (even 0, or out of range) and before are ignored.
       assert.deepEqual(await page('pagination.first=2&pagination.last=0'), await page('pagination.first=2'));
@@ -59,7 +61,7 @@ for (const kind of STORE_KINDS) {
       // The field in use is still validated.
       const bad = await get(`${base}?pagination.last=0&pagination.first=0`);
       assert.equal(bad.status, 400);
-      assert.equal((bad.body as any).details[0].inner, 'pagination limit must be in range 0-5000');
+      assert.equal((bad.body as ErrorBody).details[0]!.inner, 'pagination limit must be in range 0-5000');
     });
 
     test('headers: block height and time, CORS, gzip, HEAD, OPTIONS, pretty', async () => {
@@ -71,7 +73,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
       const big = await fetch(`${server.url}/api/v2/referral-sets`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(big.headers.get('content-encoding'), 'gzip');
-      assert.equal(((await big.json()) as any).referralSets.edges.length, 13);
+      assert.equal(((await big.json()) as ReferralSetsBody).referralSets.edges.length, 13);
       const head = await fetch(`${server.url}/api/v2/referral-sets`, { method: 'HEAD' });
       assert.equal(head.status, 200);
       assert.equal(await head.text(), '');

@@ -9,20 +9,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import type { MessageJson } from '../../src/contract/message.js';
 import { assertSchemaCurrent, migrate, pendingMigrations, SchemaBehindError } from '../../src/db/migrate.js';
-import type { EPOCH_REWARD_SUMMARY } from '../../src/operations/epoch-reward-summaries/message.js';
-import type { REFERRAL_SET } from '../../src/operations/referral-sets/message.js';
 import { RENDERED_TABLES, renderFunctionBody } from '../../src/operations/rendered-rows.js';
 import { cursorSql, messageJsonSql } from '../../src/pagination/message.js';
 import { SCHEMA } from '../../src/schema.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
 import { useServedStore } from '../helpers/served-store.js';
+import type { ReferralSetsBody, SummariesBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-
-type Page<Node> = Record<string, { edges: { node: Node; cursor: string }[] }>;
 
 const SET = hex('5a');
 const ASSET = hex('a5');
@@ -58,8 +54,8 @@ for (const kind of STORE_KINDS) {
         assert.notEqual(counts.rows, '0', t.table);
         assert.equal(counts.stale, '0', t.table);
       }
-      const set = (await get(`${served.url}/api/v2/referral-sets?referralSetId=${SET}`)).body as Page<MessageJson<typeof REFERRAL_SET>>;
-      assert.deepEqual(set.referralSets!.edges[0]!.node, {
+      const set = (await get(`${served.url}/api/v2/referral-sets?referralSetId=${SET}`)).body as ReferralSetsBody;
+      assert.deepEqual(set.referralSets.edges[0]!.node, {
         id: SET,
         referrer: hex('5b'),
         createdAt: '1700000000123456000',
@@ -67,14 +63,12 @@ for (const kind of STORE_KINDS) {
         totalMembers: '3',
       });
       assert.equal(
-        Buffer.from(set.referralSets!.edges[0]!.cursor, 'base64').toString(),
+        Buffer.from(set.referralSets.edges[0]!.cursor, 'base64').toString(),
         `{"CreatedAt":"2023-11-14T22:13:20.123456Z","ID":"${SET}"}`,
       );
-      const sums = (await get(`${served.url}/api/v2/rewards/epoch/summaries?filter.assetIds=${ASSET}`)).body as Page<
-        MessageJson<typeof EPOCH_REWARD_SUMMARY>
-      >;
+      const sums = (await get(`${served.url}/api/v2/rewards/epoch/summaries?filter.assetIds=${ASSET}`)).body as SummariesBody;
       assert.deepEqual(
-        sums.summaries!.edges.map((e) => e.node.amount),
+        sums.summaries.edges.map((e) => e.node.amount),
         ['18446744073709551620'],
       );
     });

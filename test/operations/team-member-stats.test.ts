@@ -74,7 +74,7 @@ function generatedChain(): string {
       ...events,
       { type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: String(height) } },
     ];
-    all.forEach((e, seq) => lines.push(JSON.stringify({ id: `${height}-${seq}`, block: `B${height}`, ...e })));
+    for (const [seq, e] of all.entries()) lines.push(JSON.stringify({ id: `${height}-${seq}`, block: `B${height}`, ...e }));
   };
   const epoch = (seq: number, action: string) => ({
     type: 'BUS_EVENT_TYPE_EPOCH_UPDATE',

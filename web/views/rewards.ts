@@ -169,7 +169,10 @@ function chartOf(rows: RewardSummary[], first: number, last: number, units: Unit
   const byType = new Map<string, bigint[]>();
   for (const row of rows) {
     let sums = byType.get(row.rewardType);
-    if (!sums) byType.set(row.rewardType, (sums = epochs.map(() => 0n)));
+    if (!sums) {
+      sums = epochs.map(() => 0n);
+      byType.set(row.rewardType, sums);
+    }
     sums[Number(row.epoch) - first]! += BigInt(row.amount);
   }
   const totals = [...byType].map(([type, sums]) => ({ type, sums, total: sums.reduce((a, b) => a + b, 0n) }));

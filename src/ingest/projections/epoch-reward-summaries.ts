@@ -21,9 +21,15 @@ export class EpochRewardSummaries implements Projection {
   readonly folds: EventHandlers = {
     rewardPayout: (e) => {
       let byAsset = this.byEpoch.get(e.epoch);
-      if (!byAsset) this.byEpoch.set(e.epoch, (byAsset = new Map()));
+      if (!byAsset) {
+        byAsset = new Map();
+        this.byEpoch.set(e.epoch, byAsset);
+      }
       let byType = byAsset.get(e.asset);
-      if (!byType) byAsset.set(e.asset, (byType = new Map()));
+      if (!byType) {
+        byType = new Map();
+        byAsset.set(e.asset, byType);
+      }
       const sum = byType.get(e.rewardType);
       if (sum) sum.amount += e.amount;
       else {

@@ -30,7 +30,10 @@ const SKIPPED_BODIES = new Map<number, SkippedBody>();
 
 function skippedBody(type: number): SkippedBody {
   let body = SKIPPED_BODIES.get(type);
-  if (!body) SKIPPED_BODIES.set(type, (body = Object.freeze({ kind: 'skipped', type: typeName(type) })));
+  if (!body) {
+    body = Object.freeze({ kind: 'skipped', type: typeName(type) });
+    SKIPPED_BODIES.set(type, body);
+  }
   return body;
 }
 
@@ -145,8 +148,9 @@ function decodeMessage(r: WireReader, spec: MessageSpec): Record<string, unknown
         break;
       }
     }
-    if (f.repeated) ((out[f.key] ??= []) as unknown[]).push(value);
-    else out[f.key] = value;
+    if (!f.repeated) out[f.key] = value;
+    else if (out[f.key] === undefined) out[f.key] = [value];
+    else (out[f.key] as unknown[]).push(value);
   }
   return out;
 }

@@ -27,6 +27,7 @@ export class BinaryDecoder {
   }
 
   /** The end of a finished input: a record cut short there is an InputError. */
+  // biome-ignore lint/correctness/useYield: a generator like NdjsonDecoder.end (EventDecoder), though a binary input's end completes no event, only checks that no record was cut
   *end(): Generator<BinaryEvent> {
     this.records.end();
   }

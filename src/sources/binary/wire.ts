@@ -125,12 +125,14 @@ export class WireReader {
         while (this.byte(this.pos++) >= 0x80);
         return;
       case I64:
-        return this.advance(8);
+        this.advance(8);
+        return;
       case LEN:
         this.bytes();
         return;
       case I32:
-        return this.advance(4);
+        this.advance(4);
+        return;
       default:
         // Groups (3, 4) are proto2 only: none of our messages has one.
         throw new WireError(`wire type ${wireType} at byte ${this.pos}`);

@@ -332,6 +332,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
         `epochview serving ${store.location} on ${address}` +
           (following !== undefined ? `, following ${following}` : '') +
           (broker ? `, listening for a Vega core's broker socket on ${broker.listenAddress}` : ''),
+        // The explorer is there once the front-end is built (npm run build makes dist/web).
+        ...(app.hasRoute({ method: 'GET', url: '/' }) ? [`explorer: ${base}/`] : []),
+        `API docs: ${base}/docs`,
         'try:',
         `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
         `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,

@@ -116,6 +116,11 @@ test('npm start on an empty data dir seeds the demo chain and serves it', { time
     assert.match(stderr, /empty store: ingesting the small demo chain/);
     assert.match(stdout, /curl '.*\/api\/v2\/referral-sets\?pagination\.first=3'/);
     assert.match(stdout, /curl '.*\/api\/v2\/teams\/[0-9a-f]{64}\/stats\?aggregationEpochs=5'/);
+    assert.match(stdout, new RegExp(`^explorer: ${url}/$`, 'm'));
+    assert.match(stdout, new RegExp(`^API docs: ${url}/docs$`, 'm'));
+    const explorer = await fetch(`${url}/`);
+    assert.equal(explorer.status, 200);
+    assert.equal(explorer.headers.get('content-type'), 'text/html; charset=utf-8');
     const res = await get(`${url}/api/v2/referral-sets?pagination.first=3`);
     assert.equal(res.status, 200);
     assert.equal((res.body as ReferralSetsBody).referralSets.edges.length, 3);

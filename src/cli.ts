@@ -148,10 +148,10 @@ const COMMANDS: Record<string, Command> = {
 
 /** The configured store, once it answers: a PostgreSQL server is waited for with backoff, each attempt said on stderr. */
 async function openReachableStore(settings: Pick<Settings, (typeof STORE_SETTINGS)[number]>): Promise<Store> {
-  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir!, poolSize: settings.poolSize });
+  const store = await openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, poolSize: settings.poolSize });
   try {
     await waitUntilReachable(store, {
-      timeoutMs: settings.startupTimeoutMs!,
+      timeoutMs: settings.startupTimeoutMs,
       onRetry: (attempt, delayMs, cause) =>
         err(`${store.location} unreachable (attempt ${attempt}: ${cause.message}); retrying in ${delayMs} ms`),
     });

@@ -26,7 +26,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
  */
 export function serveWorkers(settings: ServeSettings, out: (text: string) => void): Promise<number> {
   if (cluster.isWorker) return serveAsWorker(settings, out);
-  const workers = settings.workers!;
+  const workers = settings.workers;
   if (workers === 0) throw settingError('workers', 'must be at least 1');
   if (workers === 1) return serve(settings, out);
   if (!settings.databaseUrl) {
@@ -111,7 +111,7 @@ function supervise(settings: ServeSettings, workers: number): Promise<number> {
       stopping = signal;
       logger.info({ signal }, 'shutting down: every worker finishes its requests in flight');
       stopAll(signal);
-      const limitMs = settings.shutdownTimeoutMs!;
+      const limitMs = settings.shutdownTimeoutMs;
       if (limitMs > 0) {
         setTimeout(() => {
           logger.error({ shutdownTimeoutMs: limitMs }, 'workers did not exit in time: killing them');

@@ -165,7 +165,9 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 type ValueOf<S extends SettingSpec> = S['kind'] extends 'int' ? number : S['kind'] extends 'bool' ? boolean : string;
-export type Settings = { [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> | undefined };
+/** A setting's value: always there when it has a default, else possibly unset. */
+type Resolved<S extends SettingSpec> = S extends { default: string } ? ValueOf<S> : ValueOf<S> | undefined;
+export type Settings = { [K in SettingName]: Resolved<(typeof SETTINGS)[K]> };
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -212,7 +214,9 @@ export function readSettings<N extends SettingName>(
   for (const n of names) {
     const spec: SettingSpec = SETTINGS[n];
     const raw = (parsed.values[spec.flag] as string | undefined) ?? env[spec.env] ?? spec.default;
-    settings[n] = raw === undefined || raw === '' ? undefined : convert(spec, raw);
+    // An empty value is no value: the default, if there is one.
+    const given = raw === '' ? spec.default : raw;
+    settings[n] = given === undefined ? undefined : convert(spec, given);
   }
   const extra: Record<string, string | boolean | undefined> = {};
   for (const k of Object.keys(extraFlags)) extra[k] = parsed.values[k] as string | boolean | undefined;

@@ -228,7 +228,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     listen &&
     new BrokerSource({
       ...listen,
-      bufferDir: settings.brokerBufferDir!,
+      bufferDir: settings.brokerBufferDir,
       chainId: settings.chainId,
       batchEvents: settings.batchEvents,
       onApplied: metrics.onApplied,
@@ -245,7 +245,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const store = metrics.instrumentStore(
     await openStore({
       databaseUrl: settings.databaseUrl,
-      dataDir: settings.dataDir!,
+      dataDir: settings.dataDir,
       poolSize: settings.poolSize,
       statementTimeoutMs: settings.requestTimeoutMs,
       batching: { slots: settings.statementSlots, onBatch: metrics.onStoreBatch },
@@ -260,25 +260,25 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     routes: ROUTES,
     logger,
     metrics,
-    responseCacheBytes: settings.responseCacheMb! * 2 ** 20,
-    rowCacheBytes: settings.rowCacheMb! * 2 ** 20,
+    responseCacheBytes: settings.responseCacheMb * 2 ** 20,
+    rowCacheBytes: settings.rowCacheMb * 2 ** 20,
     trustProxy,
     startup: gate,
     member: role?.member,
     requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
     ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
     limits: {
-      maxUrlLength: settings.maxUrlLength!,
-      maxFilterValues: settings.maxFilterValues!,
-      requestTimeoutMs: settings.requestTimeoutMs!,
-      rateLimitMax: settings.rateLimitMax!,
-      rateLimitWindowMs: settings.rateLimitWindowMs!,
+      maxUrlLength: settings.maxUrlLength,
+      maxFilterValues: settings.maxFilterValues,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      rateLimitMax: settings.rateLimitMax,
+      rateLimitWindowMs: settings.rateLimitWindowMs,
     },
   });
   const signal = role ? Promise.race([nextSignal(), role.stop]) : nextSignal();
   const shutdown = new AbortController();
   void signal.then(() => shutdown.abort());
-  const address = await app.listen({ port: settings.port!, host: settings.host! });
+  const address = await app.listen({ port: settings.port, host: settings.host });
   logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
 
   const following = settings.follow;
@@ -299,7 +299,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           name: 'serve --follow',
           start: async (writer) => {
             follower = new FileFollower(metrics.instrumentStore(writer), following, {
-              pollMs: settings.followPollMs!,
+              pollMs: settings.followPollMs,
               batchEvents: settings.batchEvents,
               onApplied: metrics.onApplied,
               logger: logger.child({ component: 'follow' }),
@@ -312,7 +312,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const startedAt = Date.now();
   const waits = (msg: string): WaitOptions => ({
     // The one --startup-timeout-ms bounds every wait of the start together.
-    timeoutMs: settings.startupTimeoutMs!,
+    timeoutMs: settings.startupTimeoutMs,
     startedAt,
     onRetry: (attempt, delayMs, cause) => logger.warn({ attempt, delayMs, err: cause.message }, msg),
     signal: shutdown.signal,
@@ -350,7 +350,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   }
 
   logger.info({ signal: startError ? undefined : await signal }, 'shutting down: finishing requests in flight');
-  const limitMs = settings.shutdownTimeoutMs!;
+  const limitMs = settings.shutdownTimeoutMs;
   const force =
     limitMs > 0
       ? setTimeout(() => {

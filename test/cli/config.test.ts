@@ -21,8 +21,15 @@ test('every setting is read from its flag and from its environment variable; the
       `--${spec.flag} over ${spec.env}`,
     );
     const fallback = readSettings([name], [], {}).settings[name];
-    if (spec.default !== undefined) assert.equal(String(fallback), spec.default, `default of --${spec.flag}`);
-    else assert.equal(fallback, undefined);
+    // An empty variable (VAR= in a unit file, say) is no value: the default, or unset.
+    const empty = readSettings([name], [], { [spec.env]: '' }).settings[name];
+    if (spec.default !== undefined) {
+      assert.equal(String(fallback), spec.default, `default of --${spec.flag}`);
+      assert.equal(String(empty), spec.default, `empty ${spec.env}`);
+    } else {
+      assert.equal(fallback, undefined);
+      assert.equal(empty, undefined);
+    }
   }
 });
 

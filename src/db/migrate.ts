@@ -80,12 +80,13 @@ export async function pendingMigrations(store: Store, schema: Schema): Promise<P
 export class SchemaBehindError extends Error {
   override name = 'SchemaBehindError';
   constructor(location: string, pending: Pending) {
+    const { migrations, repeatable } = pending;
     const missing = [
-      ...pending.migrations.map((m) => `migration ${migrationName(m)}`),
-      ...pending.repeatable.map((step) => `${step.name} (made from this version's definitions)`),
+      ...(migrations.length ? [`migration${migrations.length > 1 ? 's' : ''} ${migrations.map(migrationName).join(', ')}`] : []),
+      ...(repeatable.length ? [`${repeatable.map((step) => step.name).join(', ')} (made from this version's definitions)`] : []),
     ];
     super(
-      `the schema of ${location} is behind: ${missing.join(', ')} not applied; ` +
+      `the schema of ${location} is behind: ${missing.join(' and ')} not applied; ` +
         'run `epochview migrate` against the primary (or start the writer: `epochview ingest`, `epochview serve --follow`)',
     );
   }

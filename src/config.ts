@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES } from './http/response-cache.js';
+import { DEFAULT_ROW_CACHE_BYTES } from './pagination/row-cache.js';
 
 /**
  * Every setting in one table: each has a flag and an environment variable (the flag wins),
@@ -117,7 +118,7 @@ export const SETTINGS = {
     flag: 'row-cache-mb',
     env: 'EPOCHVIEW_ROW_CACHE_MB',
     kind: 'int',
-    default: '64',
+    default: String(DEFAULT_ROW_CACHE_BYTES / 2 ** 20),
     help: "serve: memory for the text of page rows (referral sets, reward summaries, team members' statistics) kept by version, so that pages move only the versions of their rows from the store, in MiB; 0: none",
   },
   rateLimitMax: {

@@ -1,4 +1,5 @@
 import { parseError } from './errors.js';
+import { INT64_MAX, UINT64_MAX } from './int64.js';
 import type { SchemaObject } from './openapi.js';
 
 /**
@@ -44,8 +45,6 @@ const INT = /^[+-]?\d+$/;
 const UINT = /^\+?\d+$/;
 const BOOL_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const BOOL_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-const INT64_MAX = (1n << 63n) - 1n;
-const UINT64_MAX = (1n << 64n) - 1n;
 
 function convert(spec: FieldSpec, text: string): number | bigint | boolean | string {
   const field = `parsing field "${spec.protoName}"`;

@@ -2,7 +2,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { DatabaseError, serialize } from 'pg-protocol';
 import { DataRowMessage, NotificationResponseMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
-import { MAX_PREPARED, MAX_PREPARED_LENGTH } from './store.js';
+import { PreparedNames } from './store.js';
 
 /**
  * Statements of the embedded store in one call into PGlite each. PGlite's own query() makes six
@@ -76,6 +76,7 @@ function readReply(buf: Buffer, onNotify: (channel: string, payload: string) => 
 
 export class WireStatements {
   private readonly known = new Map<string, Known>();
+  private readonly names = new PreparedNames('ew');
 
   /** onNotify hears what a statement here notifies (pg_notify outside a transaction). */
   constructor(
@@ -126,8 +127,8 @@ export class WireStatements {
     const prepared = this.known.get(sql);
     if (prepared) return prepared;
     let known: Known = { name: null };
-    if (sql.length <= MAX_PREPARED_LENGTH && this.known.size < MAX_PREPARED) {
-      const name = `ew${this.known.size}`;
+    const name = this.names.nameOf(sql);
+    if (name !== undefined) {
       const reply = await this.call([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]);
       if (reply.error) throw Object.assign(reply.error, { query: sql });
       const columns = (reply.columns ?? []).map(({ name: column, type }) => ({ name: column, read: READERS[type] }));

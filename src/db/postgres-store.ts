@@ -1,8 +1,7 @@
 import pg from 'pg';
 import { DEFAULT_STATEMENT_SLOTS, StatementBatches, type Batching } from './statement-batches.js';
 import {
-  MAX_PREPARED,
-  MAX_PREPARED_LENGTH,
+  PreparedNames,
   maskDatabaseUrl,
   StoreTimeoutError,
   StoreUnavailableError,
@@ -72,19 +71,10 @@ export class PostgresStore implements Store {
    * Standalone statements with parameters (the requests' pages) run as named prepared
    * statements: each connection parses and analyzes a statement text once instead of on every
    * request, which is a good part of a small page's cost in the server. The texts are the
-   * operations' few shapes; past MAX_PREPARED distinct ones (or for a very long text) a
+   * operations' few shapes; past the bound of PreparedNames (or for a very long text) a
    * statement runs unnamed, so the prepared statements per connection stay bounded.
    */
-  private readonly statementNames = new Map<string, string>();
-
-  private statementName(sql: string): string | undefined {
-    let name = this.statementNames.get(sql);
-    if (name === undefined && sql.length <= MAX_PREPARED_LENGTH && this.statementNames.size < MAX_PREPARED) {
-      name = `ev${this.statementNames.size}`;
-      this.statementNames.set(sql, name);
-    }
-    return name;
-  }
+  private readonly statementNames = new PreparedNames('ev');
 
   /** Batched with the statements of its text that wait while others of it run (see StatementBatches). */
   async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
@@ -93,7 +83,7 @@ export class PostgresStore implements Store {
 
   async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
     try {
-      const name = params.length > 0 ? this.statementName(sql) : undefined;
+      const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
       const res = await this.pool.query(
         name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] },
       );

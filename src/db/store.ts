@@ -13,8 +13,25 @@ export type SqlParam = string | number | boolean | null | readonly (string | num
  * statements): the operations have a few shapes each; past the count, or for a very long text,
  * a statement runs unprepared, so what a connection keeps stays bounded.
  */
-export const MAX_PREPARED = 200;
-export const MAX_PREPARED_LENGTH = 20_000;
+const MAX_PREPARED = 200;
+const MAX_PREPARED_LENGTH = 20_000;
+
+/** The names a connection's prepared statements go by, one per text, within the bounds above (else undefined: unprepared). */
+export class PreparedNames {
+  private readonly names = new Map<string, string>();
+
+  /** `prefix` keeps the names of the connections of one process apart in logs. */
+  constructor(private readonly prefix: string) {}
+
+  nameOf(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && sql.length <= MAX_PREPARED_LENGTH && this.names.size < MAX_PREPARED) {
+      name = `${this.prefix}${this.names.size}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+}
 
 export interface Queryable {
   query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;

@@ -4,8 +4,7 @@ import { listenOn, wrap } from './postgres-store.js';
 import { assertPrimary } from './server-role.js';
 import { waitForStore } from './wait-for-store.js';
 import {
-  MAX_PREPARED,
-  MAX_PREPARED_LENGTH,
+  PreparedNames,
   maskDatabaseUrl,
   StoreUnavailableError,
   type ListenHandlers,
@@ -186,17 +185,13 @@ export class WriterSession implements Store {
   /**
    * Ingestion's statements run as named prepared statements: the same few texts run in every
    * batch's transaction, and parsing and planning them each time was about a tenth of the
-   * server's work while catching up. Bounded as the pool's are (MAX_PREPARED): past the bound, or
+   * server's work while catching up. Bounded as the pool's are (PreparedNames): past the bound, or
    * for a long text, a statement runs unnamed.
    */
-  private readonly statementNames = new Map<string, string>();
+  private readonly statementNames = new PreparedNames('ew');
 
   private statement(sql: string, params: readonly SqlParam[]): pg.QueryConfig {
-    let name = params.length > 0 ? this.statementNames.get(sql) : undefined;
-    if (name === undefined && params.length > 0 && sql.length <= MAX_PREPARED_LENGTH && this.statementNames.size < MAX_PREPARED) {
-      name = `ew${this.statementNames.size}`;
-      this.statementNames.set(sql, name);
-    }
+    const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
     return name === undefined ? { text: sql, values: params as unknown[] } : { name, text: sql, values: params as unknown[] };
   }
 

@@ -15,7 +15,7 @@ import { registerExplorerPages } from './explorer-pages.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
-import { RowCache } from '../pagination/row-cache.js';
+import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
 
 export interface ServerOptions {
   store: Store;
@@ -71,8 +71,6 @@ export interface Startup {
   /** Why the service is not ready; undefined once it is. */
   waitingFor(): string | undefined;
 }
-
-export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
 /** URLs are logged up to this many characters (a rejected long URL stays one readable line). */
 const LOGGED_URL_LENGTH = 2048;

@@ -1,4 +1,5 @@
 import { parseId } from '../contract/ids.js';
+import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
 import type { CursorDef, PositionOf } from '../contract/message.js';
 import { quoteNumbers } from '../contract/json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
@@ -87,8 +88,6 @@ export function parseRfc3339Nanos(text: string): bigint | undefined {
   return seconds * 1_000_000_000n + BigInt(frac.padEnd(9, '0'));
 }
 
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const clampInt64 = (n: bigint) => (n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n);
 

@@ -12,6 +12,9 @@
  * the default bound (mainnet's demo chain: 41 MB), and a text whose row changed is never asked
  * again, so it is those that age out.
  */
+/** The bound unless set (`--row-cache-mb`); see the class. */
+export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
+
 export class RowCache {
   private readonly texts = new Map<number | string, Buffer>();
   private size = 0;

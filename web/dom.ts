@@ -1,4 +1,6 @@
-// A few helpers for building the views' DOM: elements, ids, tables, pagers.
+// A few helpers for building the views' DOM: elements, ids, tables, pagers. Strings, chain data
+// among them (a team's name), only ever become text nodes and attribute values, never markup: the
+// page's policy has the browser refuse markup given as a string (src/http/page-headers.ts).
 
 import type { PageInfo } from './api.js';
 
@@ -29,7 +31,7 @@ export function idText(id: string): HTMLElement {
   return h('code', { class: 'id', title: id, 'data-id': id }, short);
 }
 
-/** A link to an explorer URL (relative to the page's base). */
+/** A link to an explorer URL (relative to the page's base): built by the views, never a URL taken from chain data. */
 export function link(href: string, ...children: Child[]): HTMLAnchorElement {
   return h('a', { href }, ...children);
 }

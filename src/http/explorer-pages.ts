@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendsGzip } from './compression.js';
+import { EXPLORER_CSP, registerPageScope } from './page-headers.js';
 
 /**
  * The explorer's pages (issue 16). The front-end is built from web/ by `npm run build` into
  * dist/web/: index.html and, under assets/, files named by a hash of their content. `/` and the
  * explorer's page routes answer the HTML (revalidated on every visit, so a new build shows at
  * once); /explorer/assets/<file> answers the files, which browsers may keep for a year since a
- * changed file gets a new name. Everything is read once at startup and kept gzipped too.
+ * changed file gets a new name. Everything is read once at startup and kept gzipped too. The
+ * pages and files carry the page headers (see page-headers.ts).
  */
 
 /** dist/web from this file, whether it runs compiled (dist/http) or from source (src/http). */
@@ -62,23 +64,28 @@ export function registerExplorerPages(app: FastifyInstance): void {
     return;
   }
   const template = readFileSync(indexPath, 'utf8');
-  for (const route of EXPLORER_PAGES) {
-    const page = file('text/html; charset=utf-8', Buffer.from(template.replace('{{base}}', baseOf(route))));
-    app.get(route, (request, reply) => {
-      // The router lets a parameter be empty (/explorer/teams/): no page there.
-      if (Object.values(request.params as Record<string, string>).includes('')) return reply.callNotFound();
-      return send(request, reply, page, REVALIDATE);
-    });
-  }
-
+  const pages = EXPLORER_PAGES.map((route) => ({
+    route,
+    page: file('text/html; charset=utf-8', Buffer.from(template.replace('{{base}}', baseOf(route)))),
+  }));
   const assets = new Map<string, File>();
   const dir = join(WEB_DIR, 'assets');
   for (const name of readdirSync(dir)) {
     const type = CONTENT_TYPES[extname(name)];
     if (type) assets.set(name, file(type, readFileSync(join(dir, name))));
   }
-  app.get(`${EXPLORER_ASSETS}/:name`, (request, reply) => {
-    const asset = assets.get((request.params as { name: string }).name);
-    return asset ? send(request, reply, asset, IMMUTABLE) : reply.callNotFound();
+
+  registerPageScope(app, EXPLORER_CSP, (scope) => {
+    for (const { route, page } of pages) {
+      scope.get(route, (request, reply) => {
+        // The router lets a parameter be empty (/explorer/teams/): no page there.
+        if (Object.values(request.params as Record<string, string>).includes('')) return reply.callNotFound();
+        return send(request, reply, page, REVALIDATE);
+      });
+    }
+    scope.get(`${EXPLORER_ASSETS}/:name`, (request, reply) => {
+      const asset = assets.get((request.params as { name: string }).name);
+      return asset ? send(request, reply, asset, IMMUTABLE) : reply.callNotFound();
+    });
   });
 }

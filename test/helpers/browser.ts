@@ -32,16 +32,27 @@ export function keepScreenshot(file: string, name: string): void {
   copyFileSync(file, join(dir, name));
 }
 
-/** What a page did that a test asserts never happens: requests elsewhere, failed requests, errors. */
+/** What a page did that a test asserts never happens: requests elsewhere, failed requests, errors, CSP violations, dialogs. */
 export interface PageProblems {
   foreign: string[];
   failures: string[];
   errors: string[];
+  /** Reports of the page's Content-Security-Policy refusing something (its securitypolicyviolation events). */
+  violations: string[];
+  /** alert(), confirm() or prompt() dialogs (dismissed). */
+  dialogs: string[];
 }
 
-/** Records the page's requests to other origins, failed requests, page errors and console errors. */
-export function watchPage(page: Page, origin: string): PageProblems {
-  const problems: PageProblems = { foreign: [], failures: [], errors: [] };
+/** The page's binding that its securitypolicyviolation listener reports through. */
+const VIOLATION_BINDING = '__epochviewCspViolation';
+
+/**
+ * Records the page's requests to other origins, failed requests, page errors, console errors, CSP
+ * violations and dialogs, on every document the page shows. The violation listener is added
+ * before any of the page's own scripts run (an init script, which the CSP does not apply to).
+ */
+export async function watchPage(page: Page, origin: string): Promise<PageProblems> {
+  const problems: PageProblems = { foreign: [], failures: [], errors: [], violations: [], dialogs: [] };
   page.on('request', (r) => {
     const url = r.url();
     if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.foreign.push(url);
@@ -51,5 +62,13 @@ export function watchPage(page: Page, origin: string): PageProblems {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.errors.push(m.text());
   });
+  page.on('dialog', (d) => {
+    problems.dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.exposeBinding(VIOLATION_BINDING, (_source, report: string) => void problems.violations.push(report));
+  // As text: the tests' own types have no DOM.
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) =>
+    window.${VIOLATION_BINDING}([e.documentURI, e.effectiveDirective, e.blockedURI, e.sample].join(' ')))`);
   return problems;
 }

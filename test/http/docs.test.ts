@@ -1,7 +1,8 @@
 /**
  * GET /docs in a real browser: headless Chromium (Debian's, at /usr/bin/chromium, driven by
  * playwright-core; CI installs it) renders Swagger UI over the served document and shows the
- * three operations and the explorer's endpoints, loading nothing from any other origin. Its
+ * three operations and the explorer's endpoints under the page's Content-Security-Policy,
+ * violating nothing of it and loading nothing from any other origin. Its
  * screenshot is kept in EPOCHVIEW_SCREENSHOTS when that names a folder (see helpers/browser.ts).
  *
  * The page does not depend on the data, so this runs on one store (the first of the run's).
@@ -13,7 +14,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { Store } from '../../src/db/store.js';
-import { keepScreenshot, launchChromium } from '../helpers/browser.js';
+import { DOCS_CSP } from '../../src/http/page-headers.js';
+import { keepScreenshot, launchChromium, watchPage } from '../helpers/browser.js';
+import { DOCS_PAGE_HEADERS, pageHeadersOf } from '../helpers/page-headers.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -51,33 +54,32 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
     const page = await get(`${server.url}/docs`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /^text\/html/);
+    assert.deepEqual(pageHeadersOf(page.headers), DOCS_PAGE_HEADERS);
     for (const asset of ['/docs/static/swagger-ui.css', '/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-initializer.js']) {
       assert.ok(page.text.includes(asset), asset);
       const res = await get(`${server.url}${asset}`);
       assert.equal(res.status, 200, asset);
       assert.ok(res.text.length > 100, asset);
+      assert.deepEqual(pageHeadersOf(res.headers), DOCS_PAGE_HEADERS, asset);
     }
     assert.ok(!/https?:\/\//.test(page.text), 'the page names no other origin');
+    // No inline script or style: the policy needs no hash or 'unsafe-inline' for this page.
+    assert.deepEqual(
+      [...page.text.matchAll(/<script\b[^>]*>([^<]*)<\/script>/g)].map((m) => m[1]!.trim()),
+      ['', '', ''],
+    );
+    assert.ok(!/<style\b|\sstyle=|\son[a-z]+=/i.test(page.text), 'no inline style or event handler attribute');
   });
 
   test('shows the operations, fetching nothing from elsewhere', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
-    const foreign: string[] = [];
-    const failures: string[] = [];
-    const errors: string[] = [];
-    page.on('request', (r) => {
-      const url = r.url();
-      if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-    });
-    page.on('requestfailed', (r) => failures.push(`${r.url()}: ${r.failure()?.errorText}`));
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const problems = await watchPage(page, server.url);
     try {
       const res = await page.goto(`${server.url}/docs`, { waitUntil: 'load' });
       assert.equal(res?.status(), 200);
+      // The policy the page runs under: no violation below is proof of nothing without it.
+      assert.equal(res?.headers()['content-security-policy'], DOCS_CSP);
       // Swagger UI renders one summary row per operation once the document has loaded.
       await page.locator('.opblock-summary-path').nth(2).waitFor({ state: 'visible', timeout: 20_000 });
       const shown = await page.locator('.opblock-summary-path').allInnerTexts();
@@ -117,14 +119,29 @@ describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {
         );
       await page.locator('.opblock-summary-path[data-path="/api/v2/rewards/epoch/summaries"]').click();
 
+      // Try one request from the page: it is sent to this server and its answer shown.
+      const assets = page.locator('.opblock:has(.opblock-summary-path[data-path="/explorer/api/assets"])');
+      await assets.locator('.opblock-summary-path').click();
+      await assets.locator('.try-out__btn').click();
+      await assets.locator('.execute').click();
+      const live = assets.locator('.live-responses-table .response');
+      await live.first().waitFor({ state: 'visible' });
+      assert.equal((await live.locator('.response-col_status').first().textContent())!.trim(), '200');
+      assert.deepEqual(
+        JSON.parse((await live.locator('.response-col_description pre').first().textContent())!),
+        JSON.parse((await get(`${server.url}/explorer/api/assets`)).text),
+      );
+
       const shot = join(dir, 'docs.png');
       await page.screenshot({ path: shot, fullPage: true });
       assert.ok(statSync(shot).size > 10_000);
       keepScreenshot(shot, 'docs.png');
 
-      assert.deepEqual(foreign, [], 'requests to other origins');
-      assert.deepEqual(failures, [], 'failed requests');
-      assert.deepEqual(errors, [], 'page errors');
+      assert.deepEqual(problems.foreign, [], 'requests to other origins');
+      assert.deepEqual(problems.failures, [], 'failed requests');
+      assert.deepEqual(problems.errors, [], 'page errors');
+      assert.deepEqual(problems.violations, [], 'Content-Security-Policy violations');
+      assert.deepEqual(problems.dialogs, [], 'dialogs');
     } finally {
       await context.close();
     }

@@ -1,7 +1,8 @@
 /**
  * The explorer's pages as HTTP: `/` and the page routes answer the built front-end's HTML
  * (revalidated each visit), its fingerprinted files are served with their content types and a
- * year-long immutable cache lifetime, and everything else keeps the contract's 404 body.
+ * year-long immutable cache lifetime, and everything else keeps the contract's 404 body. Pages
+ * and files carry the security headers (Content-Security-Policy and friends); API answers do not.
  *
  * The pages do not depend on the data, so this runs on one store (the first of the run's).
  */
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { useServedStore } from '../helpers/served-store.js';
+import { EXPLORER_PAGE_HEADERS, pageHeadersOf, NO_PAGE_HEADERS } from '../helpers/page-headers.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -34,6 +36,7 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
       assert.equal(res.headers.get('cache-control'), 'no-cache', path);
       assert.ok(res.text.includes(`<base href="${base}">`), `${path}: base ${base}`);
       assert.ok(!/https?:\/\//.test(res.text), `${path} names no other origin`);
+      assert.deepEqual(pageHeadersOf(res.headers), EXPLORER_PAGE_HEADERS, path);
     }
   });
 
@@ -49,6 +52,7 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
       assert.equal(plain.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.equal(plain.headers.get('content-encoding'), null);
       assert.deepEqual(Buffer.from(await plain.arrayBuffer()), built);
+      assert.deepEqual(pageHeadersOf(plain.headers), EXPLORER_PAGE_HEADERS, name);
 
       // fetch decodes the gzip: the bytes it gives are the file's again.
       const gz = await fetch(`${served.url}/explorer/assets/${name}`, { headers: { 'accept-encoding': 'gzip' } });
@@ -65,6 +69,7 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
     const res = await fetch(`${served.url}/explorer/rewards`, { method: 'HEAD' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.deepEqual(pageHeadersOf(res.headers), EXPLORER_PAGE_HEADERS);
     assert.equal(await res.text(), '');
   });
 
@@ -92,5 +97,9 @@ describe(`explorer pages over HTTP (${STORE_KINDS[0]})`, () => {
       api.text,
       '{"referralSets":{"edges":[],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"","endCursor":""}}}',
     );
+    // The page headers stay on the pages: the API's answers and 404s are the data-node's.
+    for (const res of [api, await get(`${served.url}/api/v2/unknown`), await get(`${served.url}/nope`)]) {
+      assert.deepEqual(pageHeadersOf(res.headers), NO_PAGE_HEADERS);
+    }
   });
 });

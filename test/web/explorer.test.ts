@@ -2,8 +2,9 @@
  * The explorer in a real browser: headless Chromium (see helpers/browser.ts) against a real
  * `epochview serve` process holding the small demo chain, on each store. What the pages show is
  * compared with what the API answers for the same request; paging, lookups, the URL state and
- * the back button are driven as a person would, by clicking and typing. Every page must load
- * nothing from another origin and log no error. Screenshots of each view are kept in
+ * the back button are driven as a person would, by clicking and typing. Every page runs under
+ * the explorer's Content-Security-Policy and must load nothing from another origin, log no error
+ * and violate nothing of the policy. Screenshots of each view are kept in
  * EPOCHVIEW_SCREENSHOTS when that names a folder (see helpers/browser.ts).
  */
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { demoChain } from '../../src/demo/chain.js';
+import { EXPLORER_CSP } from '../../src/http/page-headers.js';
 import { keepScreenshot, launchChromium, watchPage, type PageProblems } from '../helpers/browser.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -71,9 +73,11 @@ describe('the explorer in headless Chromium', () => {
       async function open(path: string, viewport = WIDE): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
-        const problems = watchPage(page, serve.url);
+        const problems = await watchPage(page, serve.url);
         const res = await page.goto(`${serve.url}${path}`);
         assert.equal(res?.status(), 200);
+        // The policy the page runs under: no violation below is proof of nothing without it.
+        assert.equal(res?.headers()['content-security-policy'], EXPLORER_CSP);
         await shown(page);
         return { context, page, problems };
       }
@@ -88,6 +92,8 @@ describe('the explorer in headless Chromium', () => {
         assert.deepEqual(problems.foreign, [], 'requests to other origins');
         assert.deepEqual(problems.failures, [], 'failed requests');
         assert.deepEqual(problems.errors, [], 'page and console errors');
+        assert.deepEqual(problems.violations, [], 'Content-Security-Policy violations');
+        assert.deepEqual(problems.dialogs, [], 'dialogs');
       }
 
       const setIds = (page: Page) =>
@@ -457,12 +463,12 @@ describe('the explorer in headless Chromium', () => {
   }
 });
 
-/** Waits until the router has shown a view: no longer busy, with its heading. */
+/**
+ * Waits until the router has shown a view: no longer busy, with its heading. (A locator: a
+ * predicate given as text would be eval'ed in the page, which its policy refuses.)
+ */
 async function shown(page: Page): Promise<void> {
-  await page.waitForFunction(`(() => {
-    const main = document.querySelector('main');
-    return main !== null && !main.hasAttribute('aria-busy') && main.querySelector('h1') !== null;
-  })()`);
+  await page.locator('main:not([aria-busy]) h1').waitFor();
 }
 
 /** The chart's live region reads the epoch, then each reward type's amount with the asset's symbol. */

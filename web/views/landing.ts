@@ -26,7 +26,7 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
     const params: [string, string][] = examples.teamEpochs ? [['aggregationEpochs', examples.teamEpochs]] : [];
     requests.push([
       `A team's members over its last ${examples.teamEpochs ?? 10} epochs`,
-      apiUrl(`api/v2/teams/${examples.teamId}/stats`, params),
+      apiUrl(`api/v2/teams/${encodeURIComponent(examples.teamId)}/stats`, params),
     ]);
   }
   if (examples.assetId) {

@@ -66,7 +66,8 @@ export function teamStatsPage(
               FROM (${parties}) AS c
              CROSS JOIN LATERAL (
                -- One index-only scan per party (the primary key carries the columns read), in
-               -- epoch order, which the entry lists keep: no aggregate sorts.
+               -- epoch order, which the entry lists keep: no aggregate sorts (the plans are
+               -- checked by test/operations/page-order.test.ts).
                SELECT sum(s.quantum_volume)::text AS total_volume,
                       sum(s.quantum_rewards)::text AS total_rewards,
                       string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
@@ -85,6 +86,7 @@ export function teamStatsPage(
                         ORDER BY pg.game_id) AS pg
              ) AS g) AS x
      ORDER BY x.party ${plan.fetchOrder}`;
+  // Its rows have no order: the page's parties are put in order by `parties`, not by the CTE.
   const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
   // A member's statistics are those of its rows in the window, and the store changes them only
   // with the team statistics' read model: within one version of that model and one window, the

@@ -11,8 +11,13 @@ import { InputError } from '../sources/input-error.js';
 import { GrowingIngest, type DroppedBlock, type GrowingInput, type GrowingRead } from './growing.js';
 import type { IngestOptions } from './ingest.js';
 
-/** Refused connections logged one by one per minute; the rest are counted in one line. */
+/**
+ * Refused connections, and accepted ones (with their end), logged one by one per minute; the rest
+ * are counted in one line at the minute's end. A peer can connect in a loop, refused (a second
+ * core, a port scanner) or not (a core that restarts at once, a flapping network).
+ */
 const REFUSALS_LOGGED_PER_MINUTE = 10;
+const CONNECTIONS_LOGGED_PER_MINUTE = 10;
 
 /** How long the applier waits before trying an unavailable store again. */
 const STORE_RETRY_MS = 500;
@@ -61,13 +66,17 @@ export class BrokerSource {
   private peer: string | undefined;
   private error: string | undefined;
   private readonly log: Logger;
-  /** A peer can be refused in a loop: the refusals are logged one by one up to a bound per minute. */
+  /** Peers can connect in a loop: refusals and connections are logged one by one up to a bound per minute. */
   private readonly refusals: LogThrottle;
+  private readonly connections: LogThrottle;
 
   constructor(private readonly opts: BrokerOptions) {
     this.log = opts.logger;
     this.refusals = new LogThrottle(REFUSALS_LOGGED_PER_MINUTE, 60_000, (refused) =>
       this.log.warn({ refused }, 'broker: more connections refused in the last minute, not logged one by one'),
+    );
+    this.connections = new LogThrottle(CONNECTIONS_LOGGED_PER_MINUTE, 60_000, (connections) =>
+      this.log.warn({ connections }, 'broker: more connections of a core in the last minute, not logged one by one'),
     );
     this.address = `${opts.host}:${opts.port}`;
     this.buffer = new BufferFiles(opts.bufferDir);
@@ -75,7 +84,9 @@ export class BrokerSource {
       connected: (peer) => {
         this.peer = peer;
         this.buffer.connectionBegan();
-        this.log.info({ peer }, 'broker: core connected');
+        // A connection not logged is not logged when it ends either: it is counted.
+        const logged = this.connections.admit();
+        if (logged) this.log.info({ peer }, 'broker: core connected');
         return {
           frames: (bodies, bytes) => {
             try {
@@ -90,6 +101,7 @@ export class BrokerSource {
           closed: (reason) => {
             this.peer = undefined;
             this.buffer.connectionEnded();
+            if (!logged) return;
             if (reason === undefined) this.log.info({ peer }, 'broker: core disconnected');
             else this.log.warn({ peer, reason }, 'broker: core disconnected');
           },
@@ -154,6 +166,7 @@ export class BrokerSource {
   async close(): Promise<void> {
     if (this.listening) await this.listener.close();
     this.refusals.flush();
+    this.connections.flush();
     this.buffer.close();
   }
 

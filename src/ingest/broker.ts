@@ -52,9 +52,9 @@ export interface BrokerStatus {
 /**
  * `serve --broker-listen`: stands in for the data-node's socket. A Vega core connects (nanomsg
  * PAIR v0), every frame is written to a buffer file as it arrives (BufferFiles), and the store
- * is fed from the buffer files (BufferInput, applied by GrowingIngest) under the writer lock. The socket
- * never waits for the store: while the store is slow or away, or the lock is held elsewhere,
- * frames pile up on disk and are applied later. Bad input (a height gap, another chain, another
+ * is fed from the buffer files (BufferInput, applied by GrowingIngest) under the writer lock.
+ * The socket never waits for the store: while the store is slow or away, or the lock is held
+ * elsewhere, frames pile up on disk and are applied later. Bad input (a height gap, another chain, another
  * version) stops the source: the core is disconnected and not listened for until a restart,
  * which reads the buffer files again.
  */

@@ -44,7 +44,7 @@ export const SETTINGS = {
     env: 'EPOCHVIEW_BATCH_EVENTS',
     kind: 'int',
     default: '50000',
-    help: 'ingest, serve --follow: events per transaction while catching up',
+    help: 'ingest, serve --follow, serve --broker-listen: events per transaction while catching up',
   },
   poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
   statementSlots: {

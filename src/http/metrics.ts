@@ -77,6 +77,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly ingestTransactions = new Counter({
+    name: 'epochview_ingest_transactions_total',
+    help: 'Transactions of ingestion committed, each of one or more whole blocks (blocks_total / transactions_total: blocks per transaction)',
+    registers: [this.registry],
+  });
+
   readonly ingestHeight = new Gauge({
     name: 'epochview_ingest_last_height',
     help: 'Height of the last block applied (the checkpoint)',
@@ -191,6 +197,7 @@ export class Metrics {
     for (const [kind, n] of batch.applied) this.ingestEvents.inc({ kind }, n);
     for (const [type, n] of batch.skipped) this.ingestSkipped.inc({ type }, n);
     this.ingestBlocks.inc(batch.blocks);
+    this.ingestTransactions.inc();
     this.ingestHeight.set(Number(batch.lastHeight));
     this.heightApplied = batch.lastHeight;
   };

@@ -59,6 +59,16 @@ export class BlockAssembler {
     return done;
   }
 
+  /**
+   * The input begins again (another file, or the same one rewritten): the block in progress is
+   * dropped, whatever it is, since the rest of it will not come; returns where it began.
+   */
+  drop(): { height: bigint; at: InputPosition } | undefined {
+    const cur = this.current;
+    this.current = undefined;
+    return cur && { height: cur.height, at: cur.start };
+  }
+
   /** At the end of the input: a block without markers is complete; one opened by beginBlock is not. */
   end(): { block?: Block; incomplete?: { height: bigint; at: InputPosition } } {
     const cur = this.current;

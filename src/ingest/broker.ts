@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { StoreUnavailableError, type Store } from '../db/store.js';
+import type { Store } from '../db/store.js';
 import type { WriterWork } from '../db/writer-lock.js';
 import { BufferFiles, type Segment } from '../sources/broker/buffer-files.js';
 import { LogThrottle } from '../sources/broker/log-throttle.js';
@@ -9,13 +8,21 @@ import type { BinaryEvent } from '../sources/binary/decode-event.js';
 import type { DecodedEvent } from '../sources/events.js';
 import { GrowingFile } from '../sources/growing-file.js';
 import { InputError } from '../sources/input-error.js';
-import { Ingester, type IngestOptions } from './ingest.js';
+import { GrowingIngest, type DroppedBlock, type GrowingInput, type GrowingRead } from './growing.js';
+import type { IngestOptions } from './ingest.js';
 
-/** Refused connections logged one by one per minute; the rest are counted in one line. */
+/**
+ * Refused connections, and accepted ones (with their end), logged one by one per minute; the rest
+ * are counted in one line at the minute's end. A peer can connect in a loop, refused (a second
+ * core, a port scanner) or not (a core that restarts at once, a flapping network).
+ */
 const REFUSALS_LOGGED_PER_MINUTE = 10;
+const CONNECTIONS_LOGGED_PER_MINUTE = 10;
 
 /** How long the applier waits before trying an unavailable store again. */
 const STORE_RETRY_MS = 500;
+
+const IDLE: GrowingRead = { kind: 'idle' };
 
 export interface BrokerOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
   host: string;
@@ -45,9 +52,9 @@ export interface BrokerStatus {
 /**
  * `serve --broker-listen`: stands in for the data-node's socket. A Vega core connects (nanomsg
  * PAIR v0), every frame is written to a buffer file as it arrives (BufferFiles), and the store
- * is fed from the buffer files block by block (BufferApplier) under the writer lock. The socket
- * never waits for the store: while the store is slow or away, or the lock is held elsewhere,
- * frames pile up on disk and are applied later. Bad input (a height gap, another chain, another
+ * is fed from the buffer files (BufferInput, applied by GrowingIngest) under the writer lock.
+ * The socket never waits for the store: while the store is slow or away, or the lock is held
+ * elsewhere, frames pile up on disk and are applied later. Bad input (a height gap, another chain, another
  * version) stops the source: the core is disconnected and not listened for until a restart,
  * which reads the buffer files again.
  */
@@ -59,13 +66,17 @@ export class BrokerSource {
   private peer: string | undefined;
   private error: string | undefined;
   private readonly log: Logger;
-  /** A peer can be refused in a loop: the refusals are logged one by one up to a bound per minute. */
+  /** Peers can connect in a loop: refusals and connections are logged one by one up to a bound per minute. */
   private readonly refusals: LogThrottle;
+  private readonly connections: LogThrottle;
 
   constructor(private readonly opts: BrokerOptions) {
     this.log = opts.logger;
     this.refusals = new LogThrottle(REFUSALS_LOGGED_PER_MINUTE, 60_000, (refused) =>
       this.log.warn({ refused }, 'broker: more connections refused in the last minute, not logged one by one'),
+    );
+    this.connections = new LogThrottle(CONNECTIONS_LOGGED_PER_MINUTE, 60_000, (connections) =>
+      this.log.warn({ connections }, 'broker: more connections of a core in the last minute, not logged one by one'),
     );
     this.address = `${opts.host}:${opts.port}`;
     this.buffer = new BufferFiles(opts.bufferDir);
@@ -73,7 +84,9 @@ export class BrokerSource {
       connected: (peer) => {
         this.peer = peer;
         this.buffer.connectionBegan();
-        this.log.info({ peer }, 'broker: core connected');
+        // A connection not logged is not logged when it ends either: it is counted.
+        const logged = this.connections.admit();
+        if (logged) this.log.info({ peer }, 'broker: core connected');
         return {
           frames: (bodies, bytes) => {
             try {
@@ -88,6 +101,7 @@ export class BrokerSource {
           closed: (reason) => {
             this.peer = undefined;
             this.buffer.connectionEnded();
+            if (!logged) return;
             if (reason === undefined) this.log.info({ peer }, 'broker: core disconnected');
             else this.log.warn({ peer, reason }, 'broker: core disconnected');
           },
@@ -114,7 +128,19 @@ export class BrokerSource {
   /** Feeds the store from the buffer files until stopped (or the source stops). */
   applyTo(store: Store): WriterWork {
     if (this.error !== undefined) return { stop: async () => {} };
-    const applier = new BufferApplier(store, this.buffer, this.opts, (err) => this.fail(err));
+    const input = new BufferInput(this.buffer, this.opts);
+    const applier = new GrowingIngest(store, input, {
+      label: 'broker',
+      logger: this.log,
+      retryMs: STORE_RETRY_MS,
+      batchEvents: this.opts.batchEvents,
+      onApplied: this.opts.onApplied,
+      // As the data-node does with its socket.
+      refuseGaps: true,
+      // An InputError names the buffer file and the byte.
+      onStopped: (err) =>
+        this.fail(err instanceof InputError ? `refused: ${err.message}` : `applying failed: ${input.path}: ${(err as Error).message}`),
+    });
     applier.start();
     return applier;
   }
@@ -140,6 +166,7 @@ export class BrokerSource {
   async close(): Promise<void> {
     if (this.listening) await this.listener.close();
     this.refusals.flush();
+    this.connections.flush();
     this.buffer.close();
   }
 
@@ -153,171 +180,102 @@ export class BrokerSource {
 }
 
 /**
- * Applies the buffer files, oldest first, each as an event file that may still grow: complete
- * records are decoded, complete blocks applied (a transaction per batch while catching up, per
- * read once caught up). A file is removed once it is finished and applied. A block a finished
- * file leaves open (the connection ended inside it) is dropped, and so are events at the start
- * of a file before its first BeginBlock (the rest of a block begun on a lost connection): a
- * block is applied whole or not at all. A kill -9 at any point loses nothing applied: the
- * checkpoint commits with each block, and a file is removed only after its blocks committed,
- * so a restart reads the files left and skips what is at or below the checkpoint.
+ * The buffer files as a growing input, oldest first, each an event file that may still grow
+ * (GrowingIngest applies them as it applies a followed file). A file is removed once it is
+ * finished and its blocks are committed. A block a finished file leaves open (the connection
+ * ended inside it) is dropped, and so are events at the start of a file before its first
+ * BeginBlock (the rest of a block begun on a lost connection): a block is applied whole or not at
+ * all. A kill -9 at any point loses nothing applied: the checkpoint commits with each block, and a
+ * file is removed only after its blocks committed, so a restart reads the files left and skips
+ * what is at or below the checkpoint.
  */
-class BufferApplier implements WriterWork {
-  private stopping = false;
-  private readonly wake = new AbortController();
-  private loop: Promise<void> | undefined;
-  private ingester: Ingester | undefined;
+class BufferInput implements GrowingInput {
   private file: { segment: Segment; reader: GrowingFile; begun: boolean; dropped: number } | undefined;
-  /** Records read and not yet pushed: a failed transaction interrupts them, and the reader has moved past them. */
-  private unread: { events: Iterator<DecodedEvent>; atEnd: boolean } | undefined;
-  private storeDown = false;
+  /** The buffer's version when the last read began: a change since means there is more to read. */
+  private version = -1;
 
   constructor(
-    private readonly store: Store,
     private readonly buffer: BufferFiles,
     private readonly opts: BrokerOptions,
-    private readonly fail: (error: string) => void,
   ) {}
 
-  start(): void {
-    this.loop ??= this.run();
+  /** The buffer file being read, for errors. */
+  get path(): string {
+    return this.file?.segment.path ?? this.opts.bufferDir;
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake.abort();
-    // Ends the wait for the buffer (a wait of its own, not a race against a promise that lives
-    // until shutdown, which would keep one reaction per wait).
-    this.buffer.interrupt();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    const log = this.opts.logger;
-    while (!this.stopping) {
-      let progressed = false;
-      const version = this.buffer.version;
-      try {
-        progressed = await this.step();
-        if (this.storeDown) {
-          this.storeDown = false;
-          log.info('broker: store available again: applying');
-        }
-      } catch (err) {
-        if (err instanceof StoreUnavailableError) {
-          if (!this.storeDown) log.warn({ err: err.message }, 'broker: store unavailable: frames wait in the buffer files');
-          this.storeDown = true;
-          await sleep(STORE_RETRY_MS, undefined, { signal: this.wake.signal }).catch(() => {});
-          continue;
-        }
-        // An InputError names the buffer file and the byte.
-        this.fail(
-          err instanceof InputError
-            ? `refused: ${err.message}`
-            : `applying failed: ${this.file?.segment.path ?? this.opts.bufferDir}: ${(err as Error).message}`,
-        );
-        return;
-      }
-      if (!progressed && !this.stopping && this.buffer.version === version) {
-        await this.buffer.changed();
-      }
-    }
-  }
-
-  /** Applies what the oldest buffer file has; false when there was nothing new. */
-  private async step(): Promise<boolean> {
-    if (!this.ingester) {
-      this.ingester = await Ingester.open(this.store, {
-        batchEvents: this.opts.batchEvents,
-        onApplied: this.opts.onApplied,
-        refuseGaps: true,
-      });
-    }
-    const ingester = this.ingester;
-    // A failed transaction's blocks go first; nothing new is read until they are applied.
-    if (ingester.hasPending) {
-      await ingester.resync();
-      await ingester.flush();
-    }
+  async read(): Promise<GrowingRead> {
+    this.version = this.buffer.version;
     const segment = this.buffer.oldest();
-    if (!segment) return false;
+    if (!segment) return IDLE;
     if (this.file?.segment.number !== segment.number) {
       this.file = { segment, reader: new GrowingFile(segment.path), begun: false, dropped: 0 };
     }
     const file = this.file;
     // Whether it is finished is read before its end is: what is appended meanwhile is not missed.
     const finished = segment.finished;
-    if (this.unread) {
-      await this.consume(file, ingester);
-      return true;
-    }
     const read = await file.reader.read();
     if (read.kind === 'absent' || read.kind === 'replaced')
       throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
-    if (read.kind === 'appended') {
-      this.unread = read;
-      await this.consume(file, ingester);
-      return true;
-    }
-    if (!finished) return false;
-    const summary = await ingester.end();
-    if (file.dropped > 0)
-      this.opts.logger.warn(
-        { file: segment.path, events: file.dropped },
-        'broker: events before the first BeginBlock of a connection dropped (the rest of a block begun on a lost connection)',
-      );
-    if (summary.incomplete)
-      this.opts.logger.warn(
-        { file: segment.path, height: summary.incomplete.height.toString() },
-        'broker: a block left open by the end of its connection: not applied',
-      );
-    this.buffer.remove(segment.number);
-    this.file = undefined;
-    // The next file is another connection's (or begins a block): a fresh assembler.
-    this.ingester = undefined;
-    return true;
+    if (read.kind === 'appended') return { kind: 'events', events: this.checked(file, read.events), atEnd: read.atEnd };
+    if (!finished) return IDLE;
+    return { kind: 'ended', committed: (open) => this.consumed(file, open) };
   }
 
-  /** Pushes the records read, applying full batches, and everything once caught up. */
-  private async consume(file: NonNullable<BufferApplier['file']>, ingester: Ingester): Promise<void> {
-    const { events, atEnd } = this.unread!;
+  async waitForMore(signal: AbortSignal): Promise<void> {
+    if (signal.aborted || this.buffer.version !== this.version) return;
+    // A wait of its own, ended by the next append, the end of a connection, or the stop.
+    const interrupt = () => this.buffer.interrupt();
+    signal.addEventListener('abort', interrupt, { once: true });
     try {
-      for (let next = events.next(); !next.done; next = events.next()) {
-        if (this.push(file, next.value) && ingester.batchFull) await ingester.flush();
-      }
-    } catch (err) {
-      // The blocks completed before the bad input are whole: keep them.
-      if (err instanceof InputError) await ingester.flush();
-      throw err;
+      await this.buffer.changed();
+    } finally {
+      signal.removeEventListener('abort', interrupt);
     }
-    this.unread = undefined;
-    if (atEnd) await ingester.flush();
+  }
+
+  /** A finished file whose blocks are committed: removed; what it could not apply is logged. */
+  private consumed(file: NonNullable<BufferInput['file']>, open: DroppedBlock | undefined): void {
+    const path = file.segment.path;
+    if (file.dropped > 0)
+      this.opts.logger.warn(
+        { file: path, events: file.dropped },
+        'broker: events before the first BeginBlock of a connection dropped (the rest of a block begun on a lost connection)',
+      );
+    if (open)
+      this.opts.logger.warn(
+        { file: path, height: open.height.toString() },
+        'broker: a block left open by the end of its connection: not applied',
+      );
+    this.buffer.remove(file.segment.number);
+    this.file = undefined;
   }
 
   /**
-   * Checks an event as the data-node checks what its core sends (version 1, the configured
-   * chain), and hands it to the ingester unless it precedes the file's first BeginBlock; whether
-   * it was.
+   * The events of a read, checked as the data-node checks what its core sends (version 1, the
+   * configured chain), less those before the file's first BeginBlock.
    */
-  private push(file: NonNullable<BufferApplier['file']>, event: DecodedEvent): boolean {
-    // A buffer file is an event file: its events are binary ones, with their envelope.
-    const { version, chainId } = event as BinaryEvent;
-    if (version !== 1) throw new InputError(event.at, event.id, 'version', `version ${version}: only version 1 is known`);
-    const expected = this.opts.chainId;
-    if (expected !== undefined && chainId !== expected) {
-      throw new InputError(
-        event.at,
-        event.id,
-        'chainId',
-        `chain ${JSON.stringify(chainId)}, not the configured ${JSON.stringify(expected)} (--chain-id)`,
-      );
+  private *checked(file: NonNullable<BufferInput['file']>, events: Iterator<DecodedEvent>): Generator<DecodedEvent> {
+    for (let next = events.next(); !next.done; next = events.next()) {
+      const event = next.value;
+      // A buffer file is an event file: its events are binary ones, with their envelope.
+      const { version, chainId } = event as BinaryEvent;
+      if (version !== 1) throw new InputError(event.at, event.id, 'version', `version ${version}: only version 1 is known`);
+      const expected = this.opts.chainId;
+      if (expected !== undefined && chainId !== expected) {
+        throw new InputError(
+          event.at,
+          event.id,
+          'chainId',
+          `chain ${JSON.stringify(chainId)}, not the configured ${JSON.stringify(expected)} (--chain-id)`,
+        );
+      }
+      if (!file.begun && event.body.kind !== 'beginBlock') {
+        file.dropped++;
+        continue;
+      }
+      file.begun = true;
+      yield event;
     }
-    if (!file.begun && event.body.kind !== 'beginBlock') {
-      file.dropped++;
-      return false;
-    }
-    file.begun = true;
-    this.ingester!.push(event);
-    return true;
   }
 }

@@ -58,7 +58,7 @@ export interface IngestSummary {
 const VACUUM_UPDATED_EVENTS = 100_000;
 const MAINTENANCE_EVENTS = 1_000_000;
 
-/** Events decoded between two turns of the event loop while ingesting (see ingestEvents). */
+/** Events decoded between two turns of the event loop while ingesting (see Ingester.pushAll). */
 const EVENTS_PER_TURN = 200;
 
 /** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, the head. */
@@ -97,7 +97,8 @@ export async function readCheckpoint(store: Store): Promise<bigint | null> {
  * Incremental ingestion: push() decoded events as they come, flush() to apply the complete
  * blocks queued so far. Whole blocks are applied atomically together with the checkpoint, several
  * blocks per transaction while catching up; blocks at or below the checkpoint are skipped.
- * Used by ingestEvents (a whole input) and by the follow loop of `serve --follow` (a growing file).
+ * Used by ingestEvents (a whole input) and by the loop of growing inputs (GrowingIngest: a
+ * followed file, the broker socket's buffer files).
  */
 export class Ingester {
   readonly summary: IngestSummary;
@@ -107,6 +108,8 @@ export class Ingester {
   private pendingEvents = 0;
   private appliedEvents = 0;
   private ended = false;
+  /** Events pushed by pushAll since it last let the event loop turn. */
+  private eventsThisTurn = 0;
   /** The transaction started by flushAhead, while the caller decodes the next batch. */
   private writing: Promise<void> | undefined;
   private writingEvents = 0;
@@ -137,6 +140,27 @@ export class Ingester {
    */
   push(event: DecodedEvent): void {
     for (const block of this.assembler.push(event)) this.accept(block);
+  }
+
+  /**
+   * Pushes events, starting a transaction each time a batch is full (flushAhead), so that the
+   * next batch is decoded while the store writes this one. When a transaction fails its error is
+   * thrown with `events` part-way: the events not pushed yet are still in it, to be pushed once
+   * the failure is dealt with. `onTurn` is called at each turn of the event loop (progress).
+   */
+  async pushAll(events: Iterator<DecodedEvent>, onTurn?: () => void): Promise<void> {
+    for (let next = events.next(); !next.done; next = events.next()) {
+      this.push(next.value);
+      if (this.batchFull) await this.flushAhead();
+      // Input buffered by the source is decoded without a turn of the event loop, so the store's
+      // replies to the transaction in flight (flushAhead) would only be read when the buffer
+      // runs dry: one statement per chunk of input (1 MB) decoded, which left the writes far
+      // behind the decoding (and, in serve, kept requests waiting as long).
+      if (++this.eventsThisTurn < EVENTS_PER_TURN) continue;
+      this.eventsThisTurn = 0;
+      await nextTurn();
+      onTurn?.();
+    }
   }
 
   /** Whether enough events are queued for a transaction. */
@@ -190,7 +214,7 @@ export class Ingester {
   }
 
   /** Waits for the transaction started by flushAhead, if any; throws its failure. */
-  private async settle(): Promise<void> {
+  async settle(): Promise<void> {
     const writing = this.writing;
     this.writing = undefined;
     if (writing) await writing;
@@ -277,6 +301,15 @@ export class Ingester {
     this.pendingEvents = this.pending.reduce((n, b) => n + b.events.length + 1, 0);
   }
 
+  /**
+   * The input begins again (another file, or the same one rewritten from its start): the block
+   * in progress is dropped (its rest will not come) and returned; complete blocks stay queued.
+   * Events pushed next go to a new block.
+   */
+  restart(): { height: bigint; at: InputPosition } | undefined {
+    return this.assembler.drop();
+  }
+
   /** End of input: a last block without markers is complete; applies everything queued. */
   async end(): Promise<IngestSummary> {
     if (!this.ended) {
@@ -319,26 +352,15 @@ export async function ingestEvents(store: Store, batches: EventBatches, opts: In
   const started = performance.now();
   const ingester = await Ingester.open(store, opts);
   let lastReport = started;
-  let eventsThisTurn = 0;
-  try {
-    for await (const batch of batches) {
-      for (const event of batch) {
-        ingester.push(event);
-        if (ingester.batchFull) await ingester.flushAhead();
-        // Input buffered by the source is decoded without a turn of the event loop, so the
-        // store's replies to the transaction in flight (flushAhead) would only be read when the
-        // buffer runs dry: one statement per chunk of input (1 MB) decoded, which left the
-        // writes far behind the decoding.
-        if (++eventsThisTurn < EVENTS_PER_TURN) continue;
-        eventsThisTurn = 0;
-        await nextTurn();
-        const now = performance.now();
-        if (opts.onProgress && now - lastReport >= 1000) {
-          lastReport = now;
-          opts.onProgress({ height: ingester.height, ...ingester.progress, seconds: (now - started) / 1000 });
-        }
-      }
+  const report = () => {
+    const now = performance.now();
+    if (opts.onProgress && now - lastReport >= 1000) {
+      lastReport = now;
+      opts.onProgress({ height: ingester.height, ...ingester.progress, seconds: (now - started) / 1000 });
     }
+  };
+  try {
+    for await (const batch of batches) await ingester.pushAll(batch.values(), report);
     await ingester.end();
     // Statistics for the planner after a sizeable catch-up (small inputs skip this).
     await ingester.maintain(MAINTENANCE_EVENTS / 10);

@@ -62,8 +62,14 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         })),
       };
     case 'transfer': {
-      // A governance recurring transfer (recurringGovernance) defines its game's scope as well.
-      const recurring = f.object('recurring') ?? f.object('recurringGovernance');
+      // Only a recurring transfer scopes its game, as in the data-node v0.79. A governance one
+      // (recurringGovernance) has a game id too, the hash of its dispatch strategy
+      // (core/banking/gov_transfers.go, getGovGameID, line 429), but the data-node's team
+      // statistics read the game's latest transfer of type 'Recurring' only
+      // (datanode/sqlstore/migrations/0098_fix_team_stats.sql, lines 23-39), and store a
+      // governance one as 'GovernanceRecurring' (datanode/entities/transfer.go, lines 267-268):
+      // it neither scopes a game nor changes a recurring one's scope.
+      const recurring = f.object('recurring');
       const strategy = recurring?.object('dispatchStrategy') ?? null;
       return {
         kind,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +222,39 @@ for (const kind of STORE_KINDS) {
       }
     });
 
+    test('buffer files left by an earlier process are applied many blocks per transaction; once caught up, a block from the core goes alone', {
+      timeout: 120_000,
+    }, async () => {
+      const ts = await createTestStore(kind);
+      const bufferDir = join(tmp, `buffer-${kind}-backlog`);
+      mkdirSync(bufferDir);
+      // 2,000 blocks, more than one read of the file (1 MiB). A block counts its 4 events and 1:
+      // batches of 1,000 events are 200 blocks.
+      copyFileSync(eventFile(blocks(1, 2000)), join(bufferDir, '000000000001.bevt'));
+      assert.ok(statSync(join(bufferDir, '000000000001.bevt')).size > 2 ** 20);
+      const { serve, port } = await serveBroker([...ts.args, '--batch-events', '1000'], bufferDir);
+      try {
+        const applied = async () => {
+          const m = (await get(`${serve.url}/metrics`)).text;
+          return { blocks: sample(m, 'epochview_ingest_blocks_total'), transactions: sample(m, 'epochview_ingest_transactions_total') };
+        };
+        await eventually('the buffer file applied and removed', () => readdirSync(bufferDir).length === 0);
+        assert.deepEqual(await applied(), { blocks: 2000, transactions: 10 });
+        const core = new Core(port);
+        await core.send(eventFile(blocks(2001, 2001)));
+        await eventually('block 2001', async () => (await applied()).blocks === 2001);
+        await core.send(eventFile(blocks(2002, 2002)));
+        await eventually('block 2002', async () => (await applied()).blocks === 2002);
+        assert.deepEqual(await applied(), { blocks: 2002, transactions: 12 });
+        assert.equal((await readyz(serve.url)).blockHeight, '2002');
+        await core.close();
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+
     test('a second peer and a wrong protocol header are refused and logged; the first peer goes on', { timeout: 120_000 }, async () => {
       const ts = await createTestStore(kind);
       const { serve, port } = await serveBroker(ts.args, join(tmp, `buffer-${kind}-2`));
@@ -333,7 +366,10 @@ for (const kind of STORE_KINDS) {
       const bufferDir = join(tmp, `buffer-${kind}-4`);
       try {
         assert.equal((await runCli(['ingest', ndjson, ...clean.args])).code, 0);
-        const first = await serveBroker(ts.args, bufferDir);
+        // Small batches: while it is behind the socket the applier batches as `ingest` does
+        // (50,000 events by default, more than this chain has), and the kill is to come while
+        // frames still arrive, once some blocks are applied.
+        const first = await serveBroker([...ts.args, '--batch-events', '500'], bufferDir);
         const core = new Core(first.port);
         // The chain in 60 pieces, sent one after the other while blocks are applied.
         const pieces = Array.from({ length: 60 }, (_, i) =>

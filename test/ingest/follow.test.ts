@@ -1,6 +1,6 @@
 /** `epochview serve --follow FILE`: ingesting a growing file while answering, on both stores. */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -121,6 +121,38 @@ for (const kind of STORE_KINDS) {
         assert.equal(bad.level, 50);
         assert.equal((await view(serve.url)).height, BASE + 43);
         assert.deepEqual(await source(), { kind: 'file', path: file, state: 'stopped', error: `bad input: ${String(bad.err)}` });
+        assert.equal(await serve.stop(), 0);
+      } finally {
+        await serve.stop();
+        await ts.drop();
+      }
+    });
+
+    test('a backlog written before serve starts is applied many blocks per transaction; once caught up, a new block goes alone', {
+      timeout: 180_000,
+    }, async () => {
+      const ts = await createTestStore(kind);
+      const file = join(tmp, `backlog-${kind}.ndjson`);
+      // 1,000 blocks, more than one read of the file (1 MiB). A block counts its 4 events and 1:
+      // batches of 1,000 events are 200 blocks.
+      writeFileSync(file, Array.from({ length: 1000 }, (_, i) => block(BASE + i)).join(''));
+      assert.ok(statSync(file).size > 2 ** 20);
+      const serve = await startServe([...ts.args, '--follow', file, '--batch-events', '1000', '--log-level', 'warn'], {
+        EPOCHVIEW_FOLLOW_POLL_MS: '50',
+      });
+      try {
+        const applied = async () => {
+          const m = (await get(`${serve.url}/metrics`)).text;
+          return { blocks: sample(m, 'epochview_ingest_blocks_total'), transactions: sample(m, 'epochview_ingest_transactions_total') };
+        };
+        await eventually('the backlog applied', async () => (await applied()).blocks === 1000);
+        assert.deepEqual(await applied(), { blocks: 1000, transactions: 5 });
+        for (const height of [BASE + 1000, BASE + 1001]) {
+          appendFileSync(file, block(height));
+          await eventually(`block ${height}`, async () => (await applied()).blocks === height - BASE + 1);
+        }
+        assert.deepEqual(await applied(), { blocks: 1002, transactions: 7 });
+        assert.equal(((await get(`${serve.url}/readyz`)).body as { blockHeight: string }).blockHeight, String(BASE + 1001));
         assert.equal(await serve.stop(), 0);
       } finally {
         await serve.stop();

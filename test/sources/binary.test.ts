@@ -175,9 +175,43 @@ test('events encoded with our schema decode to what their JSON form decodes to',
   assert.deepEqual(binary.map(comparable), json.map(comparable));
   assert.equal(binary[15]!.body.kind, 'skipped');
   assert.deepEqual(binary[15]!.body, { kind: 'skipped', type: 'BUS_EVENT_TYPE_MARKET_DATA' });
-  // A governance recurring transfer scopes its game as a recurring one does (its strategy is field 3).
-  assert.deepEqual(binary[12]!.body, { kind: 'transfer', gameId: hex(12), recurringTeamScoped: true });
+  // A governance recurring transfer does not scope its game (see the next test for its bytes).
+  assert.deepEqual(binary[12]!.body, { kind: 'transfer', gameId: hex(12), recurringTeamScoped: null });
   assert.equal(binary[1]!.timeUpdate, 1700000000000000000n);
+});
+
+test('a governance recurring transfer (field 104, its strategy at field 3) scopes no game, as in the data-node; a recurring one (102, at 4) does', () => {
+  /** A transfer of game hex(12) whose kind (field `kindField`) holds a team-scoped dispatch strategy at `strategyField`. */
+  const transfer = (kindField: number, strategyField: number) => {
+    const strategy = new WireWriter();
+    strategy.varintField(4, 2); // entity_scope: ENTITY_SCOPE_TEAMS
+    const kind = new WireWriter();
+    kind.bytesField(strategyField, strategy.finish());
+    const payload = new WireWriter();
+    payload.stringField(1, hex(11));
+    payload.stringField(12, hex(12));
+    payload.bytesField(kindField, kind.finish());
+    const w = new WireWriter();
+    w.stringField(1, '7-1');
+    w.varintField(3, 40); // BUS_EVENT_TYPE_TRANSFER
+    w.varintField(4, 1);
+    w.bytesField(139, payload.finish());
+    const bytes = w.finish();
+    return decodeBusEvent(bytes, 0, bytes.length, { offset: 0 }).body;
+  };
+  assert.deepEqual(transfer(102, 4), { kind: 'transfer', gameId: hex(12), recurringTeamScoped: true });
+  assert.deepEqual(transfer(104, 3), { kind: 'transfer', gameId: hex(12), recurringTeamScoped: null });
+  // The JSON form alike.
+  const json = (kind: string) =>
+    decodeLine(
+      JSON.stringify({
+        id: '7-1',
+        transfer: { id: hex(11), gameId: hex(12), [kind]: { dispatchStrategy: { entityScope: 'ENTITY_SCOPE_TEAMS' } } },
+      }),
+      1,
+    )[0]!.body;
+  assert.deepEqual(json('recurring'), { kind: 'transfer', gameId: hex(12), recurringTeamScoped: true });
+  assert.deepEqual(json('recurringGovernance'), { kind: 'transfer', gameId: hex(12), recurringTeamScoped: null });
 });
 
 test('records come out whole however the bytes are cut: inside the size, the sequence, the body', () => {

@@ -1,9 +1,12 @@
 /** The broker socket's pieces: the SP header, frames cut anywhere, the buffer files. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import pino from 'pino';
+import { BrokerSource } from '../../src/ingest/broker.js';
 import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
@@ -109,4 +112,36 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
     ['000000000003.bevt', '000000000004.bevt'],
   );
   again.close();
+});
+
+test('a core reconnecting in a loop: its connections are logged one by one up to 10 a minute, the rest counted in one line', async (t) => {
+  // The clock stands still: every connection falls in the same minute however long the test takes.
+  t.mock.timers.enable({ apis: ['Date'] });
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const source = new BrokerSource({ host: '127.0.0.1', port: 0, bufferDir: join(tmp, 'reconnects'), chainId: undefined, logger });
+  await source.listen();
+  const port = Number(source.listenAddress.split(':')[1]);
+  const state = async (wanted: string) => {
+    while (source.status().state !== wanted) await new Promise((resolve) => setImmediate(resolve));
+  };
+  try {
+    for (let i = 0; i < 25; i++) {
+      const socket = connect(port, '127.0.0.1', () => socket.write(PAIR_V0_HEADER));
+      await state('connected');
+      socket.end();
+      await state('waiting');
+    }
+    await source.close();
+    const msgs = (msg: string) => lines.filter((l) => l.msg === msg);
+    assert.equal(msgs('broker: core connected').length, 10);
+    assert.equal(msgs('broker: core disconnected').length, 10);
+    assert.deepEqual(
+      msgs('broker: more connections of a core in the last minute, not logged one by one').map((l) => [l.level, l.connections]),
+      [[40, 15]],
+    );
+    assert.equal(lines.length, 1 + 10 + 10 + 1, 'listening, 10 connections and their ends, the summary');
+  } finally {
+    await source.close();
+  }
 });

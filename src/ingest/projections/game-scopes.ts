@@ -20,7 +20,7 @@ export class GameScopes implements Projection {
 
   readonly folds: EventHandlers = {
     transfer: (e) => {
-      // Only recurring transfers define a game's scope; the latest one wins.
+      // Only recurring transfers define a game's scope (not governance ones: see sources/payload.ts); the latest one wins.
       if (e.gameId !== null && e.recurringTeamScoped !== null) this.scopes.set(e.gameId, e.recurringTeamScoped);
     },
   };

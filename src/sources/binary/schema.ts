@@ -96,8 +96,8 @@ export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number
       10: int64('timestamp'),
       12: optionalString('gameId'),
       102: message('recurring', { 4: message('dispatchStrategy', DISPATCH_STRATEGY) }),
-      // The dispatch strategy is field 3 here, not 4 (sources.md §1).
-      104: message('recurringGovernance', { 3: message('dispatchStrategy', DISPATCH_STRATEGY) }),
+      // recurring_governance (104) is not read: a governance transfer does not scope its game
+      // (see the transfer in ../payload.ts).
     },
   },
   beginBlock: { field: 148, type: 49, spec: { 1: uint64('height'), 2: int64('timestamp'), 3: string('hash') } },

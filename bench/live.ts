@@ -257,8 +257,8 @@ try {
   ): Promise<Run> => {
     const send = (part: 'warmup' | 'run', duration: number) =>
       traffic === 'Zipf'
-        ? runLoad({ baseUrl: service.url, urls, order: zipf, connections, duration, client: 'wrk' })
-        : runLoad({ baseUrl: service.url, urls: distinctParts[part], once: true, connections, duration, client: 'wrk' });
+        ? runLoad({ baseUrl: service.url, urls, order: zipf, connections, duration })
+        : runLoad({ baseUrl: service.url, urls: distinctParts[part], once: true, connections, duration });
     const warm = warmup > 0 ? await send('warmup', warmup) : undefined;
     const before = await cacheOutcomes(service.url);
     const from = appended;

@@ -1,17 +1,12 @@
-import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /**
- * One load run over a list of URLs, with autocannon (in this process) or wrk (a C program, if
- * installed, driven by a Lua script).
- * autocannon decodes every response body into a string, which on a 2-core machine takes CPU
- * from the server in proportion to the page size; wrk only counts the bytes.
+ * One load run over a list of URLs with wrk (Debian's package: a C program that only counts the
+ * bytes of an answer, so it takes little CPU from the server), driven by a Lua script.
  */
-export const LOAD_CLIENTS = ['autocannon', 'wrk'] as const;
-export type LoadClient = (typeof LOAD_CLIENTS)[number];
 
 export interface LoadResult {
   requests: number;
@@ -21,7 +16,7 @@ export interface LoadResult {
   p99: number;
   /** Connection errors, timeouts and non-2xx answers. */
   errors: number;
-  /** With `once` (wrk): requests that asked a URL again, the list having run out (0: every URL at most once). */
+  /** With `once`: requests that asked a URL again, the list having run out (0: every URL at most once). */
   repeated?: number;
 }
 
@@ -33,7 +28,7 @@ export interface LoadOptions {
   /** Indices into urls, sent round-robin (a skewed sequence, say); urls in turn when absent. */
   order?: readonly number[];
   /**
-   * wrk only: each URL of the sequence once, the threads taking turns over it (thread t sends the
+   * Each URL of the sequence once, the threads taking turns over it (thread t sends the
    * t-th, the (t+threads)-th…); should it run out, it starts again, and the result counts the
    * requests beyond it (`repeated`).
    */
@@ -44,7 +39,6 @@ export interface LoadOptions {
   /** Send this many requests with plain fetch instead (a quick check of the harness, not a measurement). */
   requests?: number | undefined;
   headers?: Record<string, string>;
-  client?: LoadClient;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -55,7 +49,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * A fixed number of requests over `connections` workers with fetch: for checking the harness
- * quickly (autocannon runs at least a second), not for measuring.
+ * quickly (wrk runs whole seconds), not for measuring.
  */
 async function fixedLoad(opts: LoadOptions & { requests: number }): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -97,46 +91,7 @@ function requestSequence(opts: LoadOptions): string[] {
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   if (opts.requests !== undefined) return fixedLoad({ ...opts, requests: opts.requests });
-  return opts.client === 'wrk' ? wrkLoad(opts) : autocannonLoad(opts);
-}
-
-/**
- * autocannon. Latencies are taken from its per-response event, in fractional milliseconds: its
- * own histogram records whole milliseconds, too coarse for pages answered in well under one.
- */
-async function autocannonLoad(opts: LoadOptions): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let non2xx = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: opts.baseUrl,
-        connections: opts.connections,
-        pipelining: 1,
-        timeout: 10,
-        headers: opts.headers ?? {},
-        duration: opts.duration,
-        // Each connection walks the sequence from its start.
-        requests: requestSequence(opts).map((path) => ({ method: 'GET', path })),
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-      else non2xx++;
-    });
-  });
-  const seconds = Math.max(1e-3, (result.finish.getTime() - result.start.getTime()) / 1000);
-  latencies.sort((a, b) => a - b);
-  const completed = latencies.length + non2xx;
-  return {
-    requests: completed,
-    seconds,
-    reqPerSec: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    errors: non2xx + result.errors + result.timeouts,
-  };
+  return wrkLoad(opts);
 }
 
 /** Whether wrk is on the PATH. */
@@ -233,7 +188,7 @@ async function wrkLoad(opts: LoadOptions): Promise<LoadResult> {
   return {
     requests: r.requests,
     seconds,
-    // As with autocannon: successful answers per second; wrk's status errors are the non-2xx.
+    // Successful answers per second: wrk's status errors are the answers other than 2xx and 3xx.
     reqPerSec: (r.requests - r.status) / seconds,
     p50: r.p50 / 1000,
     p99: r.p99 / 1000,

@@ -50,7 +50,7 @@ async function rows<T>(url: string, sql: string, params: readonly SqlParam[] = [
 }
 
 async function wrk(baseUrl: string, urls: readonly string[], seconds: number): Promise<LoadResult> {
-  return runLoad({ baseUrl, urls, connections, duration: seconds, client: 'wrk' });
+  return runLoad({ baseUrl, urls, connections, duration: seconds });
 }
 
 /** The standby's head poll: round trips from a client, and the server's own execution time. */

@@ -19,7 +19,7 @@ import { isDemoScale } from '../src/demo/scales.js';
 import { SETTINGS } from '../src/config.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, type IngestResult } from './ingest.js';
-import { LOAD_CLIENTS, runLoad, wrkInstalled, type LoadClient, type LoadResult } from './load.js';
+import { runLoad, wrkInstalled, type LoadResult } from './load.js';
 import { benchArgs } from './cli-args.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, renderMarkdown, type CacheOutcomes, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
@@ -44,10 +44,6 @@ const HELP = `usage: npm run bench -- [options]
                             fewer where the data has fewer)
   --response-cache off,on   the service's response cache in turn (default off,on: the store
                             path, then the cache on a chain that does not move)
-  --client wrk|autocannon   load generator (default wrk when installed, from Debian's package
-                            wrk, else autocannon, from npm; autocannon decodes every body in
-                            this process, which on few cores slows big pages down; a run with
-                            autocannon is written to <date>-<store>-autocannon)
   --duration s              seconds per measurement (default 20)
   --warmup s                seconds of warm-up before each measurement (default 3)
   --requests n              instead: n requests per measurement with plain fetch (checks the
@@ -75,7 +71,6 @@ const { values, fail } = benchArgs(HELP, {
   scales: { type: 'string', default: 'medium,mainnet' },
   scenarios: { type: 'string', default: '' },
   concurrency: { type: 'string', default: '1,32' },
-  client: { type: 'string' },
   duration: { type: 'string', default: '20' },
   warmup: { type: 'string', default: '3' },
   requests: { type: 'string' },
@@ -129,8 +124,7 @@ const perScenario = Math.round(numbers(values.urls, '--urls')[0]!);
 const caches = values['response-cache'].split(',').filter(Boolean) as ('off' | 'on')[];
 if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache must be off, on or both');
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
-const client = (values.client ?? (wrkInstalled() ? 'wrk' : 'autocannon')) as LoadClient;
-if (!LOAD_CLIENTS.includes(client)) fail(`--client must be one of ${LOAD_CLIENTS.join(', ')}`);
+if (requests === undefined && !wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 
 const started = Date.now();
 const log = (text: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
@@ -152,9 +146,9 @@ async function measure(
   connections: number,
   cache = false,
 ): Promise<{ load: LoadResult; outcomes: CacheOutcomes | null }> {
-  if (warmup > 0 && requests === undefined) await runLoad({ baseUrl, urls, connections, duration: warmup, headers, client });
+  if (warmup > 0 && requests === undefined) await runLoad({ baseUrl, urls, connections, duration: warmup, headers });
   const before = cache ? await cacheOutcomes(baseUrl) : null;
-  const load = await runLoad({ baseUrl, urls, connections, duration: duration!, requests, headers, client });
+  const load = await runLoad({ baseUrl, urls, connections, duration: duration!, requests, headers });
   return { load, outcomes: before && outcomesSince(before, await cacheOutcomes(baseUrl)) };
 }
 
@@ -421,7 +415,7 @@ async function main(): Promise<void> {
   const settings =
     (requests !== undefined
       ? `${requests} requests per measurement with fetch`
-      : `${client}, ${duration} s per measurement after ${warmup} s of warm-up`) +
+      : `wrk, ${duration} s per measurement after ${warmup} s of warm-up`) +
     `, concurrency ${concurrencies.join(' and ')}, ${values.gzip ? 'gzip' : 'no compression (no Accept-Encoding)'}, server log level ${logLevel}, demo seed ${seed}, ` +
     `${perScenario} distinct URLs per scenario at most, response cache ${caches.map((c) => (c === 'on' ? `on (${responseCacheMb} MiB; the chain does not move, so repeated URLs hit)` : 'off (every request reaches the store)')).join(', then ')}`;
   log(`${store}: ${machine}; ${versions}`);
@@ -461,7 +455,7 @@ async function main(): Promise<void> {
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
   const md = renderMarkdown(run);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}${caches.includes('on') ? '' : '-uncached'}${client === 'wrk' ? '' : `-${client}`}`);
+  const base = join(outDir, `${date}-${store}${caches.includes('on') ? '' : '-uncached'}`);
   writeFileSync(`${base}.md`, md);
   writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
   process.stdout.write(`${md}\n`);

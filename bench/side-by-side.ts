@@ -114,8 +114,8 @@ try {
       for (let round = 0; round < rounds; round++) {
         for (const side of round % 2 === 0 ? [comparison.a, comparison.b] : [comparison.b, comparison.a]) {
           const baseUrl = services.get(`${cacheMb}/${side.name}`)!.url;
-          await runLoad({ baseUrl, urls: sc.urls, connections, duration: warmup, client: 'wrk' });
-          const m = await runLoad({ baseUrl, urls: sc.urls, connections, duration, client: 'wrk' });
+          await runLoad({ baseUrl, urls: sc.urls, connections, duration: warmup });
+          const m = await runLoad({ baseUrl, urls: sc.urls, connections, duration });
           r[side.name]!.push(m);
           log(
             `${sc.id} cache ${cacheMb ? 'on' : 'off'}, ${side.name}, round ${round + 1}: ${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors`,

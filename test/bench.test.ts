@@ -188,19 +188,6 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
   );
 });
 
-test('bench load: autocannon for a second against a trivial server, latencies in fractional ms', { timeout: 20_000 }, async () => {
-  const server = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls: ['/'], connections: 2, duration: 1 });
-    assert.ok(r.requests > 100 && r.errors === 0, JSON.stringify(r));
-    assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50 && !Number.isInteger(r.p50), JSON.stringify(r));
-  } finally {
-    server.close();
-  }
-});
-
 test('bench load: wrk for a second against a trivial server, its report read in fractional ms', { timeout: 20_000 }, async () => {
   assert.ok(wrkInstalled(), 'wrk is missing: apt-get install -y wrk (.ci/run does)');
   let served = 0;
@@ -219,7 +206,6 @@ test('bench load: wrk for a second against a trivial server, its report read in 
       connections: 2,
       duration: 1,
       headers: { 'accept-encoding': 'gzip' },
-      client: 'wrk',
     });
     assert.ok(r.requests > 100 && Math.abs(r.requests - served) <= 2, `${JSON.stringify(r)}, served ${served}`);
     assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, JSON.stringify(r));
@@ -242,7 +228,7 @@ test('bench load: wrk sends the URLs of the list in the order given, from two th
   try {
     const { port } = server.address() as AddressInfo;
     const urls = ['/a?x=1&y=%2F', '/b', '/never'];
-    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls, order: [0, 0, 1], connections: 4, duration: 1, client: 'wrk' });
+    const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls, order: [0, 0, 1], connections: 4, duration: 1 });
     assert.equal(r.errors, 0);
     assert.deepEqual([...seen.keys()].sort(), ['/a?x=1&y=%2F', '/b']);
     const share = seen.get('/a?x=1&y=%2F')! / (seen.get('/a?x=1&y=%2F')! + seen.get('/b')!);

@@ -8,9 +8,9 @@ import { distinctUrls, pick, type Population, type Rand } from './sample.js';
  * its own data, and a response cache only hits what real traffic would let it hit.
  */
 export interface Scenario {
-  /** operation/name, e.g. referral-sets/first50; --scenarios selects on it. */
+  /** resource/name, e.g. referral-sets/first50 (the resources as the code names them); --scenarios selects on it. */
   id: string;
-  operation: 'referral-sets' | 'team-stats' | 'summaries';
+  resource: 'referral-sets' | 'team-member-stats' | 'epoch-reward-summaries';
   name: string;
   /** What it asks, for the table. */
   description: string;
@@ -26,7 +26,7 @@ const SUMMARIES = '/api/v2/rewards/epoch/summaries';
 const stats = (team: string) => `/api/v2/teams/${team}/stats`;
 
 interface ScenarioKind {
-  operation: Scenario['operation'];
+  resource: Scenario['resource'];
   name: string;
   description: string;
   pageSize: number;
@@ -39,49 +39,49 @@ const any = <T>(rand: Rand, xs: readonly T[]): T | undefined => (xs.length === 0
 
 const ALL_SCENARIOS: readonly ScenarioKind[] = [
   {
-    operation: 'referral-sets',
+    resource: 'referral-sets',
     name: 'default',
     description: 'no page size (1,000 rows) after a random cursor',
     pageSize: 1000,
     url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.after=${enc(c)}`),
   },
   {
-    operation: 'referral-sets',
+    resource: 'referral-sets',
     name: 'first50',
     description: 'first=50 after a random cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.first=50&pagination.after=${enc(c)}`),
   },
   {
-    operation: 'referral-sets',
+    resource: 'referral-sets',
     name: 'last50',
     description: 'last=50 before a random cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.referralSets), (c) => `${SETS}?pagination.last=50&pagination.before=${enc(c)}`),
   },
   {
-    operation: 'referral-sets',
+    resource: 'referral-sets',
     name: 'referee',
     description: 'a random referee',
     pageSize: 1000,
     url: (p, r) => with1(any(r, p.keys.referees), (x) => `${SETS}?referee=${x}`),
   },
   {
-    operation: 'referral-sets',
+    resource: 'referral-sets',
     name: 'referrer',
     description: 'a random referrer',
     pageSize: 1000,
     url: (p, r) => with1(any(r, p.keys.referrers), (x) => `${SETS}?referrer=${x}`),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'default',
     description: 'a random team, no parameters (N=10, 1,000 rows), after a random cursor',
     pageSize: 1000,
     url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.after=${enc(c.cursor)}`),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'agg10',
     description: 'aggregationEpochs=10, first=200, a random team and cursor',
     pageSize: 200,
@@ -92,7 +92,7 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
       ),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'agg30',
     description:
       'aggregationEpochs=30, first=200, a random cursor of a team listed for 30 epochs (none: of any team, whose pages are then empty)',
@@ -104,49 +104,49 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
       ),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'first50',
     description: 'first=50, a random team and cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.first=50&pagination.after=${enc(c.cursor)}`),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'last50',
     description: 'last=50, a random team and cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.teamStats), (c) => `${stats(c.team)}?pagination.last=50&pagination.before=${enc(c.cursor)}`),
   },
   {
-    operation: 'team-stats',
+    resource: 'team-member-stats',
     name: 'party',
     description: 'a random member of a random team',
     pageSize: 1,
     url: (p, r) => with1(any(r, p.keys.parties), (x) => `${stats(x.team)}?partyId=${x.party}`),
   },
   {
-    operation: 'summaries',
+    resource: 'epoch-reward-summaries',
     name: 'default',
     description: 'no page size (1,000 rows) after a random cursor',
     pageSize: 1000,
     url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.after=${enc(c)}`),
   },
   {
-    operation: 'summaries',
+    resource: 'epoch-reward-summaries',
     name: 'first50',
     description: 'first=50 after a random cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.first=50&pagination.after=${enc(c)}`),
   },
   {
-    operation: 'summaries',
+    resource: 'epoch-reward-summaries',
     name: 'last50',
     description: 'last=50 before a random cursor',
     pageSize: 50,
     url: (p, r) => with1(any(r, p.cursors.summaries), (c) => `${SUMMARIES}?pagination.last=50&pagination.before=${enc(c)}`),
   },
   {
-    operation: 'summaries',
+    resource: 'epoch-reward-summaries',
     name: 'asset',
     description: 'a random asset, 1,000 rows after a random cursor',
     pageSize: 1000,
@@ -158,7 +158,7 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
       ),
   },
   {
-    operation: 'summaries',
+    resource: 'epoch-reward-summaries',
     name: 'epochs',
     description: 'a random range of 1 to 10 epochs',
     pageSize: 1000,
@@ -195,16 +195,21 @@ function with1<T>(x: T | undefined, f: (x: T) => string): string | undefined {
   return x === undefined ? undefined : f(x);
 }
 
-export const SCENARIO_IDS: readonly string[] = ALL_SCENARIOS.map((s) => `${s.operation}/${s.name}`);
+export const SCENARIO_IDS: readonly string[] = ALL_SCENARIOS.map((s) => `${s.resource}/${s.name}`);
+
+/** The resources' names before they took the code's (results and commands of that time use them). */
+const FORMER_NAMES: Record<string, string> = { 'team-stats': 'team-member-stats', summaries: 'epoch-reward-summaries' };
 
 /**
- * The scenarios selected by `patterns` (each a scenario id, an operation, or a name such as
- * first50 that selects it in every operation); all when empty.
+ * The scenarios selected by `patterns` (each a scenario id, a resource, or a name such as
+ * first50 that selects it in every resource; a resource by its former name too); all when empty.
  */
 export function selectScenarioIds(patterns: readonly string[]): string[] {
   if (patterns.length === 0) return [...SCENARIO_IDS];
-  const selected = SCENARIO_IDS.filter((id) => patterns.some((p) => id === p || id.startsWith(`${p}/`) || id.endsWith(`/${p}`)));
-  const unknown = patterns.filter((p) => !SCENARIO_IDS.some((id) => id === p || id.startsWith(`${p}/`) || id.endsWith(`/${p}`)));
+  const current = (p: string) => p.replace(/^[^/]+/, (resource) => FORMER_NAMES[resource] ?? resource);
+  const matches = (id: string, p: string) => id === current(p) || id.startsWith(`${current(p)}/`) || id.endsWith(`/${p}`);
+  const selected = SCENARIO_IDS.filter((id) => patterns.some((p) => matches(id, p)));
+  const unknown = patterns.filter((p) => !SCENARIO_IDS.some((id) => matches(id, p)));
   if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_IDS.join(', ')}`);
   return selected;
 }
@@ -213,13 +218,13 @@ export function selectScenarioIds(patterns: readonly string[]): string[] {
 export function buildScenarios(ids: readonly string[], p: Population, perScenario: number, rand: Rand): Scenario[] {
   const out: Scenario[] = [];
   for (const s of ALL_SCENARIOS) {
-    if (!ids.includes(`${s.operation}/${s.name}`)) continue;
+    if (!ids.includes(`${s.resource}/${s.name}`)) continue;
     const first = s.url(p, rand);
     if (first === undefined) continue;
     const urls = distinctUrls(perScenario, () => s.url(p, rand)!);
     out.push({
-      id: `${s.operation}/${s.name}`,
-      operation: s.operation,
+      id: `${s.resource}/${s.name}`,
+      resource: s.resource,
       name: s.name,
       description: s.description,
       urls,

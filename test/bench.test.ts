@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runLoad, wrkInstalled } from '../bench/load.js';
 import { renderMarkdown, type PageMeasurement, type RunResult } from '../bench/report.js';
-import { SCENARIO_IDS } from '../bench/scenarios.js';
+import { SCENARIO_IDS, selectScenarioIds } from '../bench/scenarios.js';
 import { runNode, type CliResult } from './helpers/cli.js';
 import { STORE_KINDS } from './helpers/stores.js';
 
@@ -75,7 +75,9 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
       .filter((l) => l.startsWith('| '))
       .map((l) => [l.split(': ')[0]!.slice(2), Number(l.split(' | ')[3])]),
   );
-  for (const id of ['referral-sets/first50', 'summaries/default', 'team-stats/first50']) assert.equal(urlCounts.get(id), 20, id);
+  for (const id of ['referral-sets/first50', 'epoch-reward-summaries/default', 'team-member-stats/first50']) {
+    assert.equal(urlCounts.get(id), 20, id);
+  }
   const files = readdirSync(out).sort();
   assert.deepEqual(
     files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
@@ -129,10 +131,25 @@ test(`bench --ingest-formats --baseline (${store}): both builds interleaved per 
   }
 });
 
+test('bench scenarios: selected by id, resource (its former name too) or name', () => {
+  assert.deepEqual(selectScenarioIds(['referral-sets/first50']), ['referral-sets/first50']);
+  const teams = SCENARIO_IDS.filter((id) => id.startsWith('team-member-stats/'));
+  assert.equal(teams.length, 6);
+  assert.deepEqual(selectScenarioIds(['team-member-stats']), teams);
+  assert.deepEqual(selectScenarioIds(['team-stats']), teams);
+  assert.deepEqual(selectScenarioIds(['summaries/last50', 'first50']), [
+    'referral-sets/first50',
+    'team-member-stats/first50',
+    'epoch-reward-summaries/first50',
+    'epoch-reward-summaries/last50',
+  ]);
+  assert.throws(() => selectScenarioIds(['teams']), /^Error: unknown scenario\(s\) teams; known: referral-sets\/default, /);
+});
+
 test('bench report: targets and medium → mainnet p50 growth', () => {
   const load = (reqPerSec: number, p50: number, p99: number) => ({ requests: 100, seconds: 1, reqPerSec, p50, p99, errors: 0 });
   const page = (id: string, pageSize: number, rows: number, p50: number): PageMeasurement => ({
-    scenario: { id, operation: 'referral-sets', name: id.split('/')[1]!, description: id, pageSize },
+    scenario: { id, resource: 'referral-sets', name: id.split('/')[1]!, description: id, pageSize },
     urls: 1000,
     concurrency: 32,
     cache: 'off',
@@ -158,7 +175,7 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
         pages: [
           page('referral-sets/first50', 50, 50, 2),
           page('referral-sets/default', 1000, 1000, 4),
-          page('team-stats/default', 1000, 200, 2),
+          page('team-member-stats/default', 1000, 200, 2),
         ],
       },
       {
@@ -168,7 +185,7 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
         pages: [
           page('referral-sets/first50', 50, 50, 4),
           page('referral-sets/default', 1000, 1000, 5),
-          page('team-stats/default', 1000, 800, 6),
+          page('team-member-stats/default', 1000, 800, 6),
         ],
       },
     ],
@@ -181,14 +198,16 @@ test('bench report: targets and medium → mainnet p50 growth', () => {
   assert.match(md, /- \*\*missed\*\*: p50 medium→mainnet referral-sets\/first50 c=32 cache off: ×2.00/);
   assert.match(md, /- met: p50 medium→mainnet referral-sets\/default c=32 cache off: ×1.25/);
   // A page that holds more rows at the larger scale is compared per row.
-  assert.match(md, /- met: p50 per row medium→mainnet team-stats\/default c=32 cache off: ×0.75 \(200 → 800 rows/);
+  assert.match(md, /- met: p50 per row medium→mainnet team-member-stats\/default c=32 cache off: ×0.75 \(200 → 800 rows/);
   assert.match(
     md,
     /\| referral-sets\/first50: referral-sets\/first50 \| 32 \| off \| 1,000 \| 50 \| 1,000 \| 2.00 \| 4.00 \| 0 \| - \| 67% \| 1,000 \| 50 \| 1,000 \| 4.00 \| 8.00 \| 0 \| - \| 67% \| ×2.00 \|/,
   );
 });
 
-test('bench load: wrk for a second against a trivial server, its report read in fractional ms', { timeout: 20_000 }, async () => {
+test('bench load: wrk for a second against a trivial server, its report read: requests, errors, rate, latencies in ms', {
+  timeout: 20_000,
+}, async () => {
   assert.ok(wrkInstalled(), 'wrk is missing: apt-get install -y wrk (.ci/run does)');
   let served = 0;
   const server = createServer((req, res) => {

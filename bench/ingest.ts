@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT } from './paths.js';
+import type { BenchStore } from './stores.js';
 
 /**
  * The demo chain file of a scale, as NDJSON or an event file, generated once into the cache
@@ -66,6 +67,30 @@ export async function ingestFile(file: string, storeArgs: string[], cli = CLI): 
     fileMiB: statSync(file).size / 2 ** 20,
     ...(cpu ? { cpuSeconds: Number(cpu[1]) / 1e6 } : {}),
   };
+}
+
+/**
+ * Ingests the file into the store, made fresh, with the CLI (another build's when `cli` is
+ * given); with `reuse`, keeps instead what an earlier run with `reuse` ingested into it, whose
+ * numbers its `marker` file holds.
+ */
+export async function ingestOrReuse(
+  store: BenchStore,
+  file: string,
+  opts: { reuse: boolean; marker: string; cli?: string; what: string; log: (s: string) => void },
+): Promise<IngestResult & { reused: boolean }> {
+  if (opts.reuse && existsSync(opts.marker) && (await store.exists())) {
+    opts.log(`${opts.what}: reusing the store ingested earlier (${store.args.join(' ')})`);
+    return { ...(JSON.parse(readFileSync(opts.marker, 'utf8')) as IngestResult), reused: true };
+  }
+  await store.reset();
+  opts.log(`${opts.what}: ingesting ${file} into ${store.args.join(' ')}…`);
+  const r = await ingestFile(file, store.args, opts.cli);
+  opts.log(
+    `${opts.what}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`,
+  );
+  if (opts.reuse) writeFileSync(opts.marker, JSON.stringify(r));
+  return { ...r, reused: false };
 }
 
 function runNode(args: string[]): Promise<{ code: number | null; stderr: string }> {

@@ -18,19 +18,8 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  appendFileSync,
-  closeSync,
-  createReadStream,
-  fstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { appendFileSync, closeSync, createReadStream, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SETTINGS } from '../src/config.js';
@@ -39,6 +28,7 @@ import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from 
 import { runLoad, type LoadResult } from './load.js';
 import { cacheOutcomes, outcomesSince, rssMiB } from './metrics.js';
 import { benchArgs } from './cli-args.js';
+import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
@@ -114,10 +104,7 @@ const seed = num('seed', 0);
 
 const started = Date.now();
 const log = (text: string) => process.stderr.write(`[live ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
+const load = loadAverage;
 
 /**
  * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
@@ -343,17 +330,12 @@ try {
     `| ${r.traffic} | ${r.cache} | ${int(r.load.reqPerSec)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${r.load.errors} | ` +
     `${r.cache === 'on' ? `${int(r.outcomes.hit)} / ${int(r.outcomes.shared)} / ${int(r.outcomes.miss)} / ${int(r.outcomes.bypass)} (${Math.round(100 * hitRatio(r.outcomes))}%)` : '-'} | ` +
     `${r.cache === 'on' ? int(r.outcomes.notAdmitted ?? 0) : '-'} | ${r.blocks} (${r.blocksWithOurEvents}) | ${r.loadavg} |`;
-  const date = new Date().toISOString().slice(0, 10);
-  const commit = await new Promise<string>((resolve) => {
-    const git = spawn('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    git.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    git.on('close', () => resolve(out.trim() || 'unknown'));
-  });
+  const date = today();
+  const commit = describeCommit(ROOT);
   const lines = [
     `# epochview live benchmark: ${store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
     '',
-    `- machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? ''}); versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
+    `- machine: ${describeMachine()}; versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
     `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms: the demo's last ${ingested.held.length} blocks with quiet blocks (a time update and events of other kinds) between them, ${(100 * oursShare).toFixed(1)}% of the ${held.length} carrying events of our kinds (wanted: ${(100 * ourShare.share).toFixed(1)}%, ${ourShare.source})`,
     `- load: wrk, 2 threads, c=${connections}, URLs drawn from the data (every scenario in turn); all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-ups and ${distinctParts.run.length} for the runs, no URL asked twice of a server (${repeated} requests repeated one); Zipf: s = 1 over ${urls.length} URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (--response-cache-mb ${cacheMb}), the next round on then off (serve restarted between)`,
     '',
@@ -375,12 +357,10 @@ try {
         ]
       : []),
   ];
-  const out = values.out!;
-  mkdirSync(out, { recursive: true });
-  const base = join(out, `${date}-live-${store}`);
-  writeFileSync(`${base}.md`, `${lines.join('\n')}\n`);
+  const base = `${date}-live-${store}`;
+  log(`written to ${writeResults(values.out!, `${base}.md`, `${lines.join('\n')}\n`)} (and .json)`);
   writeFileSync(
-    `${base}.json`,
+    join(values.out!, `${base}.json`),
     JSON.stringify(
       {
         store,
@@ -401,8 +381,6 @@ try {
       2,
     ),
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
-  log(`written to ${base}.md (and .json)`);
 } finally {
   for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
 }

@@ -11,16 +11,17 @@
  * through the same HTTP stack. Then per scenario, concurrency and scale: warm up and measure the
  * service over the scenario's URLs (wrk and a Lua script), then the ceiling over its sample.
  */
-import { execFileSync } from 'node:child_process';
-import { cpus, freemem, loadavg, totalmem, release, tmpdir } from 'node:os';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
 import { SETTINGS } from '../src/config.js';
 import type { RecordedResponse } from './ceiling-server.js';
-import { demoFile, ingestFile, type IngestResult } from './ingest.js';
+import { demoFile, ingestFile, ingestOrReuse, type IngestResult } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
 import { benchArgs } from './cli-args.js';
+import { resolveBuild } from './builds.js';
+import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, renderMarkdown, type CacheOutcomes, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
 import { cacheOutcomes, outcomesSince } from './metrics.js';
@@ -61,9 +62,9 @@ const HELP = `usage: npm run bench -- [options]
                             file, each into a fresh store; events/s of the events applied and of
                             all events (skipped kinds and block markers too); written to
                             <date>-<store>-ingest-formats.md
-  --baseline dir            with --ingest-formats: also ingest with another build (a built
-                            checkout, e.g. a git worktree of an earlier commit after npm ci, or
-                            its dist/cli.js), interleaved with this one, and give the ratios`;
+  --baseline build          with --ingest-formats: also ingest with another build, interleaved
+                            with this one, and give the ratios: a git revision (exported into
+                            <cache>/builds/<commit> and built there) or a built checkout's folder`;
 
 const { values, fail } = benchArgs(HELP, {
   store: { type: 'string', default: 'postgres' },
@@ -131,14 +132,6 @@ const log = (text: string) => process.stderr.write(`[bench ${((Date.now() - star
 
 if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build (npm run bench does)`);
 
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return '';
-  }
-}
-
 /** A warmed-up load run, and how the service's response cache answered it (when `cache`). */
 async function measure(
   baseUrl: string,
@@ -180,21 +173,8 @@ async function ingestScale(scale: string): Promise<IngestedScale> {
   const file = await demoFile(cacheDir, scale, seed, log);
   const name = values.reuse ? `${scale}_s${seed}` : `${scale}_s${seed}_${process.pid}`;
   const s = benchStore(store, name, { databaseUrl, cacheDir });
-  let ingest: (IngestResult & { reused: boolean }) | null = null;
-  if (values.reuse && existsSync(markerFile(name)) && (await s.exists())) {
-    ingest = { ...(JSON.parse(readFileSync(markerFile(name), 'utf8')) as IngestResult), reused: true };
-    log(`${scale}: reusing the store ingested earlier (${s.args.join(' ')})`);
-  } else {
-    await s.reset();
-    if (!values.reuse) cleanups.push(() => s.drop());
-    log(`${scale}: ingesting ${file} into ${store}…`);
-    const r = await ingestFile(file, s.args);
-    ingest = { ...r, reused: false };
-    log(
-      `${scale}: ${r.events} events in ${r.seconds.toFixed(1)} s, ${Math.round(r.eventsPerSec)} events/s, peak RSS ${Math.round(r.peakRssMiB)} MiB`,
-    );
-    if (values.reuse) writeFileSync(markerFile(name), JSON.stringify(r));
-  }
+  if (!values.reuse) cleanups.push(() => s.drop());
+  const ingest = await ingestOrReuse(s, file, { reuse: values.reuse, marker: markerFile(name), what: scale, log });
   const db = await s.open();
   try {
     return { scale, ingest, args: s.args, keys: await readKeys((sql, params) => db.query(sql, params)) };
@@ -296,22 +276,19 @@ async function measureAll(
 }
 
 /** A build whose CLI ingests: this checkout's, or --baseline's. */
-interface Build {
+interface NamedBuild {
   name: string;
   cli: string;
 }
 
-/** --baseline: a checkout (or its dist/cli.js) of another build, named by its commit when it has one. */
-function baselineBuild(path: string): Build {
-  const cli = path.endsWith('.js') ? resolve(path) : join(resolve(path), 'dist', 'cli.js');
-  if (!existsSync(cli)) fail(`--baseline: ${cli} is missing (build that checkout first)`);
-  let name = 'baseline';
+/** --baseline's build, named by its commit. */
+function baselineBuild(spec: string): NamedBuild {
   try {
-    name = `baseline ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: join(cli, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()}`;
-  } catch {
-    // Not a git checkout: "baseline" it is.
+    const build = resolveBuild(spec, join(cacheDir, 'builds'), log);
+    return { name: `baseline ${build.id}`, cli: build.cli };
+  } catch (err) {
+    return fail((err as Error).message);
   }
-  return { name, cli };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -322,15 +299,11 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * baseline, so that a machine whose load drifts weighs on both alike; the ratios are of means.
  */
 async function ingestFormats(machine: string, versions: string, commit: string): Promise<void> {
-  const current: Build = { name: `this build (${commit})`, cli: CLI };
+  const current: NamedBuild = { name: `this build (${commit})`, cli: CLI };
   const baseline = values.baseline === undefined ? undefined : baselineBuild(values.baseline);
   const order = baseline ? [baseline, current, current, baseline] : [current];
   const rows: string[] = [];
   const summary: string[] = [];
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ');
   for (const scale of scales) {
     const rates = new Map<string, number[]>();
     for (const format of ['ndjson', 'evts'] as const) {
@@ -339,7 +312,7 @@ async function ingestFormats(machine: string, versions: string, commit: string):
         const s = benchStore(store, `binary_${scale}_${format}_${process.pid}`, { databaseUrl, cacheDir });
         await s.reset();
         try {
-          const loadBefore = load();
+          const loadBefore = loadAverage();
           log(`${scale}: ${build.name} ingesting ${file} into ${store}… (load average ${loadBefore})`);
           const r = await ingestFile(file, s.args, build.cli);
           log(
@@ -357,7 +330,7 @@ async function ingestFormats(machine: string, versions: string, commit: string):
         }
       }
     }
-    const rate = (format: string, build: Build) => mean(rates.get(`${format} ${build.name}`)!);
+    const rate = (format: string, build: NamedBuild) => mean(rates.get(`${format} ${build.name}`)!);
     summary.push(
       `| ${scale} | event file ÷ NDJSON, ${current.name} | **${(rate('evts', current) / rate('ndjson', current)).toFixed(2)}×** |`,
     );
@@ -375,7 +348,7 @@ async function ingestFormats(machine: string, versions: string, commit: string):
       }
     }
   }
-  const date = new Date().toISOString().slice(0, 10);
+  const date = today();
   const md = [
     `# Ingest of NDJSON and of event files, ${store}, ${date}`,
     '',
@@ -397,20 +370,14 @@ async function ingestFormats(machine: string, versions: string, commit: string):
     ...summary,
     '',
   ].join('\n');
-  mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${date}-${store}-ingest-formats.md`);
-  writeFileSync(file, md);
-  process.stdout.write(`${md}\n`);
-  log(`results written to ${file}`);
+  log(`results written to ${writeResults(outDir, `${date}-${store}-ingest-formats.md`, md)}`);
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
-  const dirty = git(['status', '--porcelain']) !== '';
-  const commit = (git(['rev-parse', '--short', 'HEAD']) || 'unknown') + (dirty ? ' with uncommitted changes' : '');
-  const cpu = cpus();
-  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory (${(freemem() / 2 ** 30).toFixed(1)} GiB free at start), Linux ${release()}`;
+  const commit = describeCommit(ROOT);
+  const machine = describeMachine();
   const versions = `node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`;
   const settings =
     (requests !== undefined
@@ -451,15 +418,11 @@ async function main(): Promise<void> {
     pages: pages.get(p.scale)!,
   }));
 
-  const date = new Date().toISOString().slice(0, 10);
+  const date = today();
   const run: RunResult = { store, date, machine, versions, settings, scales: results };
-  const md = renderMarkdown(run);
-  mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${date}-${store}${caches.includes('on') ? '' : '-uncached'}`);
-  writeFileSync(`${base}.md`, md);
-  writeFileSync(`${base}.json`, JSON.stringify(run, null, 2));
-  process.stdout.write(`${md}\n`);
-  log(`results written to ${base}.md (and .json)`);
+  const base = `${date}-${store}${caches.includes('on') ? '' : '-uncached'}`;
+  log(`results written to ${writeResults(outDir, `${base}.md`, `${renderMarkdown(run)}\n`)} (and .json)`);
+  writeFileSync(join(outDir, `${base}.json`), JSON.stringify(run, null, 2));
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../scripts/pg-cluster.js';
 import { CEILING_SERVER, CLI, ROOT } from './paths.js';
 
 /** A server child process on a loopback port. Its stdout (the request log) goes to /dev/null. */
@@ -7,17 +7,6 @@ export interface RunningServer {
   url: string;
   pid: number;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a server and waits until `ready` answers (serve listens before its store is ready). */
@@ -65,11 +54,11 @@ async function start(args: string[], port: number, what: string, ready: { path: 
   };
 }
 
-/** The service as users run it: `epochview serve` from the build. */
-export async function startService(storeArgs: string[], logLevel: string): Promise<RunningServer> {
+/** The service as users run it: `epochview serve` from this build, or from another build's CLI. */
+export async function startService(storeArgs: string[], logLevel: string, cli = CLI): Promise<RunningServer> {
   const port = await freePort();
   return start(
-    [CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs],
+    [cli, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs],
     port,
     'epochview serve',
     { path: '/readyz', status: 200 },

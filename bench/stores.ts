@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openMigratedStore } from '../src/schema.js';
+import { openStore } from '../src/db/open.js';
 import type { Store } from '../src/db/store.js';
 import { ROOT } from './paths.js';
 
@@ -17,6 +17,7 @@ export interface BenchStore {
   /** Makes it exist, empty. */
   reset(): Promise<void>;
   drop(): Promise<void>;
+  /** Opens it as it is, unmigrated: another build may have ingested it. */
   open(): Promise<Store>;
 }
 
@@ -41,7 +42,7 @@ export function benchStore(kind: StoreKind, name: string, opts: { databaseUrl: s
       exists: async () => existsSync(join(dataDir, 'PG_VERSION')),
       reset: async () => rmSync(dataDir, { recursive: true, force: true }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-      open: () => openMigratedStore({ dataDir }),
+      open: () => openStore({ dataDir }),
     };
   }
   const db = `epochview_bench_${name.replace(/[^a-z0-9_]/gi, '_')}`.toLowerCase();
@@ -59,7 +60,7 @@ export function benchStore(kind: StoreKind, name: string, opts: { databaseUrl: s
       await admin(opts.databaseUrl, (c) => c.query(`CREATE DATABASE ${db}`));
     },
     drop,
-    open: () => openMigratedStore({ databaseUrl, dataDir: '' }),
+    open: () => openStore({ databaseUrl, dataDir: '' }),
   };
 }
 

@@ -112,7 +112,7 @@ test(`bench --ingest-formats --baseline (${store}): both builds interleaved per 
   timeout: 120_000,
 }, async () => {
   const out = join(work, 'formats-baseline');
-  const res = await runSmall(out, ['--ingest-formats', '--baseline', join(ROOT, 'dist', 'cli.js')]);
+  const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);
   assert.equal(res.code, 0, res.stderr);
   // Baseline, this, this, baseline: per format, in that order.
   const builds = [...res.stdout.matchAll(/^\| small \| (NDJSON|event file) \| (this build|baseline)[^|]*\|/gm)].map(

@@ -4,7 +4,7 @@ import type { SqlParam } from '../src/db/store.js';
  * What the benchmark's requests are drawn from: the keys of the data (referees, referrers,
  * teams, parties, assets, epochs) read from the store, and real cursors from full walks of each
  * ordering over HTTP; a seeded random sequence, so that a run asks the same questions; and
- * sampling of distinct URLs. bench/run.ts, bench/live.ts and bench/replica.ts draw from it.
+ * sampling of distinct URLs. bench/run.ts, bench/ab.ts and bench/live.ts draw from it.
  */
 
 /** A deterministic random sequence in [0, 1) (mulberry32). */

@@ -236,7 +236,7 @@ export function buildScenarios(ids: readonly string[], p: Population, perScenari
 
 /**
  * n distinct URLs mixed from every scenario, in turn, for a load of many kinds of request at once
- * (bench/live.ts, bench/replica.ts); the scenarios with the fewest URLs run out first.
+ * (bench/live.ts); the scenarios with the fewest URLs run out first.
  */
 export function mixedUrls(p: Population, n: number, rand: Rand): string[] {
   const kinds = ALL_SCENARIOS.filter((s) => s.url(p, rand) !== undefined);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 /**
  * Private PostgreSQL servers, for the tests (a primary and a hot standby to stop and start at
- * will), for scripts/run-tests.mjs (a server when none answers) and for bench/replica.ts.
+ * will), for scripts/run-tests.mjs (a server when none answers) and for bench/ab.ts (--store primary,standby).
  */
 
 const run = promisify(execFile);

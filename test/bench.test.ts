@@ -1,7 +1,9 @@
 /**
- * The benchmark harness (bench/): it starts, ingests a tiny chain, serves it, measures every
- * scenario against its ceiling and writes the table. No real benchmark: a handful of requests
- * per measurement, so that the harness cannot rot unnoticed.
+ * The benchmark harnesses (bench/): `npm run bench` (bench/run.ts) ingests a tiny chain, serves
+ * it, measures every scenario against its ceiling and writes the table; the A/B harness
+ * (bench/ab.ts) serves it two ways and measures both, interleaved. No real benchmark: a handful
+ * of requests or a second per measurement, so that the harnesses cannot rot unnoticed; nothing
+ * here asserts a speed.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -144,6 +146,98 @@ test('bench scenarios: selected by id, resource (its former name too) or name', 
     'epoch-reward-summaries/last50',
   ]);
   assert.throws(() => selectScenarioIds(['teams']), /^Error: unknown scenario\(s\) teams; known: referral-sets\/default, /);
+});
+
+function ab(args: string[]): Promise<CliResult> {
+  return runNode(['--import', 'tsx', join(ROOT, 'bench', 'ab.ts'), ...args], { cwd: ROOT });
+}
+
+// Both stores when the suite tests both (PostgreSQL server A, PGlite B), else the one store twice.
+const abSides = STORE_KINDS.length > 1 ? ['--store', 'postgres,pglite'] : ['--store', STORE_KINDS[0]!, '--build', '.,.'];
+const AB_SCENARIOS = ['referral-sets/first50', 'epoch-reward-summaries/default'];
+
+test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in turn, the table and its file`, {
+  timeout: 300_000,
+}, async () => {
+  const out = join(work, 'ab');
+  const res = await ab([
+    ...abSides,
+    ...(process.env.TEST_DATABASE_URL ? ['--database-url', process.env.TEST_DATABASE_URL] : []),
+    '--scale',
+    'small',
+    '--scenarios',
+    AB_SCENARIOS.join(','),
+    '--urls',
+    '20',
+    '--concurrency',
+    '2',
+    '--duration',
+    '1',
+    '--warmup',
+    '0',
+    '--rounds',
+    '2',
+    '--log-level',
+    'warn',
+    '--cache',
+    join(work, 'cache'),
+    '--out',
+    out,
+  ]);
+  assert.equal(res.code, 0, res.stderr);
+  const lines = res.stdout.split('\n');
+  assert.ok(
+    lines.includes(
+      '| scenario | URLs | cache | c | A req/s | B req/s | B ÷ A | A p50 / p99 ms | B p50 / p99 ms | hits A / B | errors A / B |',
+    ),
+    res.stdout,
+  );
+  // A row per scenario and cache setting, in that order: 20 distinct URLs each, both rounds' req/s,
+  // the ratio and its rounds' range, latencies, the cache's hits when on, no errors.
+  const rows = lines.filter((l) => AB_SCENARIOS.some((id) => l.startsWith(`| ${id} |`)));
+  assert.deepEqual(
+    rows.map((r) => r.split(' | ').slice(0, 4).join(' | ')),
+    AB_SCENARIOS.flatMap((id) => [`| ${id} | 20 | off | 2`, `| ${id} | 20 | on | 2`]),
+  );
+  const reqs = '[\\d,]+ \\([\\d,]+; [\\d,]+\\)';
+  const latencies = '[\\d.]+ / [\\d.]+';
+  for (const row of rows) {
+    const hits = row.includes(' | on | ') ? '\\d+% / \\d+%' : '- / -';
+    assert.match(
+      row,
+      new RegExp(
+        ` \\| 2 \\| ${reqs} \\| ${reqs} \\| ×[\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| ${latencies} \\| ${latencies} \\| ${hits} \\| 0 / 0 \\|$`,
+      ),
+      row,
+    );
+  }
+  assert.match(res.stdout, /Before measuring, 40 URLs answered alike \(status and body\) by every side\./);
+  // The rounds alternate the order: A then B, then B then A.
+  const order = [...res.stderr.matchAll(/referral-sets\/first50 cache off c=2 round (\d) ([AB]):/g)].map((m) => `${m[1]}${m[2]}`);
+  assert.deepEqual(order, ['1A', '1B', '2B', '2A']);
+  const files = readdirSync(out);
+  assert.equal(files.length, 1);
+  assert.match(
+    files[0]!,
+    new RegExp(`^\\d{4}-\\d{2}-\\d{2}-${STORE_KINDS.length > 1 ? 'stores' : 'builds'}-[0-9a-f]{7,}(-changes)?\\.md$`),
+  );
+  assert.equal(readFileSync(join(out, files[0]!), 'utf8'), res.stdout);
+});
+
+test('bench A/B: bad options are refused with a clear message, before anything runs', { timeout: 60_000 }, async () => {
+  const cases: [string[], RegExp][] = [
+    [['--store', 'postgres,mysql'], /--store: mysql is not one of postgres, pglite, primary, standby/],
+    [['--store', 'postgres'], /nothing to compare: give two or more values of --build, --store or --workers/],
+    [['--store', 'pglite', '--workers', '1,2'], /PGlite is served by one worker only/],
+    [['--workers', '1,2', '--rounds', '0'], /--rounds must be whole numbers ≥ 1/],
+    [['--workers', '1,2', '--scenarios', 'teams/first50'], /unknown scenario\(s\) teams\/first50/],
+  ];
+  for (const [args, message] of cases) {
+    const res = await ab(args);
+    assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+    assert.match(res.stderr, message);
+    assert.equal(res.stdout, '');
+  }
 });
 
 test('bench report: targets and medium → mainnet p50 growth', () => {

@@ -14,7 +14,7 @@ export const HEAD_RECHECK_MS = 1000;
 /**
  * How often the head is read on a hot standby, which refuses LISTEN: the head is then known
  * from reading it alone. One read (a one-row table and functions reading shared memory) takes
- * the standby 0.02 to 0.05 ms to plan and run, 0.07 to 0.15 ms round trip (bench/replica.ts), so five
+ * the standby 0.02 to 0.05 ms to plan and run, 0.07 to 0.15 ms round trip (bench/standby.ts), so five
  * a second cost each serve instance about 0.02% of a core there; an answer can lag the standby's
  * replay by up to this much.
  */

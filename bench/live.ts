@@ -26,8 +26,8 @@ import { SETTINGS } from '../src/config.js';
 import { demoFile } from './ingest.js';
 import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
-import { cacheOutcomes, outcomesSince, rssMiB } from './metrics.js';
-import { benchArgs } from './cli-args.js';
+import { cacheOutcomes, outcomesSince, rssMiB, totalOutcomes } from './metrics.js';
+import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { CLI, ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
@@ -63,8 +63,8 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
   --out dir                 results folder (default bench/results)`;
 
 const { values, fail } = benchArgs(HELP, {
+  ...COMMON_OPTIONS,
   store: { type: 'string', default: 'postgres' },
-  'database-url': { type: 'string' },
   scale: { type: 'string', default: 'medium' },
   urls: { type: 'string', default: '2000' },
   'distinct-urls': { type: 'string', default: '150000' },
@@ -76,9 +76,6 @@ const { values, fail } = benchArgs(HELP, {
   soak: { type: 'string', default: '600' },
   'block-ms': { type: 'string', default: '1000' },
   'response-cache-mb': { type: 'string', default: DEFAULT_CACHE_MB },
-  seed: { type: 'string', default: '1' },
-  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
-  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
 });
 const num = (name: keyof typeof values, min: number): number => {
   const n = Number(values[name]);
@@ -87,7 +84,7 @@ const num = (name: keyof typeof values, min: number): number => {
 };
 const store = values.store as StoreKind;
 if (store !== 'postgres' && store !== 'pglite') throw new Error('--store must be postgres or pglite');
-const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const databaseUrl = serverUrl(values['database-url']);
 const scale = values.scale!;
 const wanted = num('urls', 1);
 const distinctWanted = num('distinct-urls', 2);
@@ -102,8 +99,7 @@ const blockMs = num('block-ms', 10);
 const cacheMb = num('response-cache-mb', 1);
 const seed = num('seed', 0);
 
-const started = Date.now();
-const log = (text: string) => process.stderr.write(`[live ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
+const log = progressLog('live');
 const load = loadAverage;
 
 /**
@@ -305,17 +301,7 @@ try {
     const rs = runs.filter((r) => r.traffic === traffic && r.cache === cache);
     return rs.reduce((n, r) => n + r.load.reqPerSec, 0) / rs.length;
   };
-  const sum = (rs: Run[]) =>
-    rs.reduce(
-      (o, r) => ({
-        hit: o.hit + r.outcomes.hit,
-        shared: o.shared + r.outcomes.shared,
-        miss: o.miss + r.outcomes.miss,
-        bypass: o.bypass + r.outcomes.bypass,
-      }),
-      { hit: 0, shared: 0, miss: 0, bypass: 0 },
-    );
-  const zipfHits = hitRatio(sum(runs.filter((r) => r.traffic === 'Zipf' && r.cache === 'on')));
+  const zipfHits = hitRatio(totalOutcomes(runs.filter((r) => r.traffic === 'Zipf' && r.cache === 'on').map((r) => r.outcomes)));
   const distinctCost = 1 - mean('all-distinct', 'on') / mean('all-distinct', 'off');
   // Each round's own ratio: the rounds interleave, so a drifting machine shows as their spread.
   const roundCosts = Array.from({ length: rounds }, (_, i) => {

@@ -24,6 +24,16 @@ export function outcomesSince(before: CacheOutcomes, after: CacheOutcomes): Cach
   };
 }
 
+/** The outcomes of several measurements together. */
+export function totalOutcomes(list: readonly CacheOutcomes[]): CacheOutcomes {
+  return list.reduce((t, o) => ({ hit: t.hit + o.hit, shared: t.shared + o.shared, miss: t.miss + o.miss, bypass: t.bypass + o.bypass }), {
+    hit: 0,
+    shared: 0,
+    miss: 0,
+    bypass: 0,
+  });
+}
+
 /** A process's resident set size in MiB (Linux: /proc/<pid>/status). */
 export function rssMiB(pid: number): number {
   const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

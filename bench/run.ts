@@ -19,7 +19,7 @@ import { SETTINGS } from '../src/config.js';
 import type { RecordedResponse } from './ceiling-server.js';
 import { demoFile, ingestFile, ingestOrReuse, type IngestResult } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
-import { benchArgs } from './cli-args.js';
+import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { resolveBuild } from './builds.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { CLI, ROOT } from './paths.js';
@@ -67,8 +67,8 @@ const HELP = `usage: npm run bench -- [options]
                             <cache>/builds/<commit> and built there) or a built checkout's folder`;
 
 const { values, fail } = benchArgs(HELP, {
+  ...COMMON_OPTIONS,
   store: { type: 'string', default: 'postgres' },
-  'database-url': { type: 'string' },
   scales: { type: 'string', default: 'medium,mainnet' },
   scenarios: { type: 'string', default: '' },
   concurrency: { type: 'string', default: '1,32' },
@@ -81,9 +81,6 @@ const { values, fail } = benchArgs(HELP, {
   urls: { type: 'string', default: '1000' },
   'response-cache': { type: 'string', default: 'off,on' },
   'log-level': { type: 'string', default: 'info' },
-  seed: { type: 'string', default: '1' },
-  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
-  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
   reuse: { type: 'boolean', default: false },
   render: { type: 'string' },
   'ingest-formats': { type: 'boolean', default: false },
@@ -96,7 +93,7 @@ if (values.render) {
 
 const store = values.store as StoreKind;
 if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
-const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const databaseUrl = serverUrl(values['database-url']);
 const scales = values.scales.split(',').filter(Boolean);
 for (const s of scales) if (!isDemoScale(s)) fail(`unknown scale ${s}`);
 const numbers = (text: string, what: string) =>
@@ -127,8 +124,7 @@ if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
 if (requests === undefined && !wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 
-const started = Date.now();
-const log = (text: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
+const log = progressLog('bench');
 
 if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build (npm run bench does)`);
 

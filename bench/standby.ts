@@ -1,17 +1,7 @@
-import pg from 'pg';
 import { percentile } from './load.js';
+import { withClient } from './stores.js';
 
 /** A PostgreSQL hot standby as the benchmark serves it: caught up first, and what its head poll costs. */
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 const headOf = (url: string) =>
   withClient(url, async (c) => (await c.query<{ h: string }>('SELECT height::text AS h FROM chain_head')).rows[0]?.h);

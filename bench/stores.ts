@@ -12,6 +12,8 @@ export interface BenchStore {
   kind: StoreKind;
   /** CLI arguments selecting it. */
   args: string[];
+  /** The database's URL, on a server. */
+  databaseUrl?: string;
   /** Whether it exists already (for --reuse). */
   exists(): Promise<boolean>;
   /** Makes it exist, empty. */
@@ -23,7 +25,8 @@ export interface BenchStore {
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
-async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** A connection to a PostgreSQL server for the length of `fn`. */
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -49,15 +52,16 @@ export function benchStore(kind: StoreKind, name: string, opts: { databaseUrl: s
   const url = new URL(opts.databaseUrl);
   url.pathname = `/${db}`;
   const databaseUrl = url.toString();
-  const drop = () => admin(opts.databaseUrl, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)));
+  const drop = () => withClient(opts.databaseUrl, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)));
   return {
     kind,
     args: ['--database-url', databaseUrl],
+    databaseUrl,
     exists: () =>
-      admin(opts.databaseUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount === 1),
+      withClient(opts.databaseUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount === 1),
     reset: async () => {
       await drop();
-      await admin(opts.databaseUrl, (c) => c.query(`CREATE DATABASE ${db}`));
+      await withClient(opts.databaseUrl, (c) => c.query(`CREATE DATABASE ${db}`));
     },
     drop,
     open: () => openStore({ databaseUrl, dataDir: '' }),
@@ -79,7 +83,7 @@ export async function storeVersion(kind: StoreKind, databaseUrl: string): Promis
       await db.close();
     }
   }
-  const v = await admin(
+  const v = await withClient(
     databaseUrl,
     async (c) => (await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v,
   );

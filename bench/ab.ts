@@ -18,11 +18,11 @@ import { SETTINGS } from '../src/config.js';
 import { isDemoScale } from '../src/demo/scales.js';
 import { createPgCluster, createStandby, type PgCluster } from '../scripts/pg-cluster.js';
 import { type Build, resolveBuild } from './builds.js';
-import { benchArgs } from './cli-args.js';
+import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
-import { cacheOutcomes, outcomesSince } from './metrics.js';
+import { cacheOutcomes, outcomesSince, totalOutcomes } from './metrics.js';
 import { ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys } from './sample.js';
@@ -73,6 +73,7 @@ Where:
                             and commit; not a private primary's)`;
 
 const { values, fail } = benchArgs(HELP, {
+  ...COMMON_OPTIONS,
   build: { type: 'string', default: '.' },
   store: { type: 'string', default: 'postgres' },
   workers: { type: 'string', default: '1' },
@@ -87,11 +88,7 @@ const { values, fail } = benchArgs(HELP, {
   rounds: { type: 'string', default: '3' },
   'check-urls': { type: 'string', default: 'all' },
   'log-level': { type: 'string', default: 'info' },
-  seed: { type: 'string', default: '1' },
   name: { type: 'string' },
-  'database-url': { type: 'string' },
-  cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
-  out: { type: 'string', default: join(ROOT, 'bench', 'results') },
   reuse: { type: 'boolean', default: false },
 });
 
@@ -129,12 +126,11 @@ const warmup = integer('warmup', 0);
 const rounds = integer('rounds', 1);
 const checkUrls = values['check-urls'] === 'all' ? Number.POSITIVE_INFINITY : integer('check-urls', 0);
 const seed = integer('seed', 0);
-const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const databaseUrl = serverUrl(values['database-url']);
 const cacheDir = resolve(values.cache);
 if (!wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 
-const started = Date.now();
-const log = (text: string) => process.stderr.write(`[ab ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${text}\n`);
+const log = progressLog('ab');
 
 /** A way of serving the chain. */
 interface Side {
@@ -190,6 +186,9 @@ async function privateClusters(withStandby: boolean): Promise<{ primary: PgClust
   return clusters;
 }
 
+/** With a standby side: what its chain head poll costs, measured once it caught up. */
+let standbyPoll: string | undefined;
+
 /** The sides, each with its store ingested (stores shared by sides of one build are ingested once). */
 async function prepareSides(builds: Build[], file: string): Promise<Side[]> {
   const combos = builds.flatMap((build) => stores.flatMap((store) => workerCounts.map((workers) => ({ build, store, workers }))));
@@ -213,10 +212,12 @@ async function prepareSides(builds: Build[], file: string): Promise<Side[]> {
     }
     let storeArgs = target.args;
     if (store === 'standby') {
-      const url = new URL(storeArgs[1]!);
+      // The same database, on the standby.
+      const url = new URL(target.databaseUrl!);
       url.port = String(cluster!.standby!.port);
-      await waitForStandby(storeArgs[1]!, url.toString());
+      await waitForStandby(target.databaseUrl!, url.toString());
       storeArgs = ['--database-url', url.toString()];
+      standbyPoll ??= await standbyPollCost(url.toString());
     }
     sides.push({ letter, build, store, workers, ingested: target, storeArgs });
   }
@@ -257,6 +258,20 @@ async function checkAnswers(scenarios: Scenario[], sides: Side[], servers: Runni
   return checked;
 }
 
+/** Runs `fn` with every side served at once, the response cache off or on (a PGlite folder is one process's: one server each at a time). */
+async function withServers<T>(sides: Side[], cache: string, fn: (servers: RunningServer[]) => Promise<T>): Promise<T> {
+  const servers: RunningServer[] = [];
+  try {
+    for (const s of sides) {
+      const args = [...s.storeArgs, '--workers', String(s.workers), '--response-cache-mb', String(cache === 'on' ? cacheMb : 0)];
+      servers.push(await startService(args, values['log-level'], s.build.cli));
+    }
+    return await fn(servers);
+  } finally {
+    for (const s of servers) await s.stop();
+  }
+}
+
 /** One side's measurement: a warm-up, then the run over the scenario's URLs, and the cache's outcomes meanwhile. */
 async function measure(server: RunningServer, urls: readonly string[], connections: number, cache: string): Promise<Run> {
   if (warmup > 0) await runLoad({ baseUrl: server.url, urls, connections, duration: warmup });
@@ -280,16 +295,7 @@ function renderRow(row: Row): string {
   });
   const latencies = row.runs.map((runs) => `${ms(mean(runs.map((r) => r.load.p50)))} / ${ms(mean(runs.map((r) => r.load.p99)))}`);
   const hits = row.runs.map((runs) => {
-    const o = runs.map((r) => r.outcomes).filter((x) => x !== undefined);
-    const all = o.reduce(
-      (s, x) => ({ hit: s.hit + x.hit, shared: s.shared + x.shared, miss: s.miss + x.miss, bypass: s.bypass + x.bypass }),
-      {
-        hit: 0,
-        shared: 0,
-        miss: 0,
-        bypass: 0,
-      },
-    );
+    const all = totalOutcomes(runs.flatMap((r) => (r.outcomes ? [r.outcomes] : [])));
     return all.hit + all.shared + all.miss + all.bypass === 0 ? '-' : `${Math.round(100 * hitRatio(all))}%`;
   });
   const errors = row.runs.map((runs) => String(runs.reduce((n, r) => n + r.load.errors, 0))).join(' / ');
@@ -314,10 +320,12 @@ function tableHead(sides: Side[]): string[] {
   return [`| ${columns.join(' | ')} |`, `|${align.join('|')}|`];
 }
 
+const workersText = (n: number) => `${n} worker${n > 1 ? 's' : ''}`;
+
 function describeSide(side: Side): string {
   const where = side.build.dir === ROOT ? 'this checkout' : relative(ROOT, side.build.dir) || side.build.dir;
   return (
-    `- **${side.letter}**: build \`${side.build.id}\` (${where}), ${STORE_NAMES[side.store]}, ${side.workers} worker${side.workers > 1 ? 's' : ''}: ` +
+    `- **${side.letter}**: build \`${side.build.id}\` (${where}), ${STORE_NAMES[side.store]}, ${workersText(side.workers)}: ` +
     `\`serve ${[...side.storeArgs, '--workers', side.workers].join(' ')}\``
   );
 }
@@ -326,7 +334,7 @@ function describeSide(side: Side): string {
 const VARYING = [
   { option: 'builds', varies: list(values.build).length > 1, of: (s: Side) => s.build.id },
   { option: 'stores', varies: stores.length > 1, of: (s: Side) => STORE_NAMES[s.store] },
-  { option: 'workers', varies: workerCounts.length > 1, of: (s: Side) => `${s.workers} worker${s.workers > 1 ? 's' : ''}` },
+  { option: 'workers', varies: workerCounts.length > 1, of: (s: Side) => workersText(s.workers) },
 ].filter((v) => v.varies);
 
 /** A results file name not yet taken: <date>-<name>-<commits>.md, then -2, -3… */
@@ -345,34 +353,22 @@ async function main(): Promise<void> {
   const builds = list(values.build).map((spec) => resolveBuild(spec, join(cacheDir, 'builds'), log));
   const file = await demoFile(cacheDir, scale, seed, log);
   const sides = await prepareSides(builds, file);
-  for (const s of sides) log(`${s.letter}: ${s.build.id}, ${STORE_NAMES[s.store]}, ${s.workers} worker(s)`);
+  for (const s of sides) log(`${s.letter}: ${s.build.id}, ${STORE_NAMES[s.store]}, ${workersText(s.workers)}`);
 
   const db = await sides[0]!.ingested.open();
   const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
-  let scenarios: Scenario[] = [];
-  let checked = 0;
+  // The URLs, drawn from A's data, and every side's answers to them.
+  const { scenarios, checked } = await withServers(sides, 'off', async (servers) => {
+    const population = { keys, cursors: await readCursors(servers[0]!.url, keys) };
+    const scenarios = buildScenarios(scenarioIds, population, perScenario, random(seed));
+    return { scenarios, checked: await checkAnswers(scenarios, sides, servers) };
+  });
+  log(`${checked} URLs answered alike by every side`);
   const rows: Row[] = [];
-  for (const cache of caches) {
-    // Every side served at once, with this cache setting (a PGlite folder is one process's).
-    const servers: RunningServer[] = [];
-    try {
-      for (const s of sides) {
-        const mb = cache === 'on' ? cacheMb : 0;
-        servers.push(
-          await startService(
-            [...s.storeArgs, '--workers', String(s.workers), '--response-cache-mb', String(mb)],
-            values['log-level'],
-            s.build.cli,
-          ),
-        );
-      }
-      if (scenarios.length === 0) {
-        const population = { keys, cursors: await readCursors(servers[0]!.url, keys) };
-        scenarios = buildScenarios(scenarioIds, population, perScenario, random(seed));
-        checked = await checkAnswers(scenarios, sides, servers);
-        log(`${checked} URLs answered alike by every side`);
-      }
-      for (const sc of scenarios) {
+  for (const sc of scenarios) {
+    for (const cache of caches) {
+      // Servers of their own for each scenario: what one scenario left in the caches does not weigh on the next.
+      await withServers(sides, cache, async (servers) => {
         for (const c of concurrencies) {
           const runs: Run[][] = sides.map(() => []);
           for (let round = 0; round < rounds; round++) {
@@ -388,19 +384,10 @@ async function main(): Promise<void> {
           }
           rows.push({ scenario: sc, cache, concurrency: c, runs });
         }
-      }
-    } finally {
-      for (const s of servers) await s.stop();
+      });
     }
   }
-  const standby = sides.find((s) => s.store === 'standby');
-  const poll = standby ? await standbyPollCost(standby.storeArgs[1]!) : undefined;
 
-  const position = (r: Row) => [scenarios.indexOf(r.scenario), caches.indexOf(r.cache), concurrencies.indexOf(r.concurrency)];
-  rows.sort((x, y) => {
-    const [px, py] = [position(x), position(y)];
-    return px[0]! - py[0]! || px[1]! - py[1]! || px[2]! - py[2]!;
-  });
   const versions = [
     ...new Set(
       await Promise.all(
@@ -419,7 +406,7 @@ async function main(): Promise<void> {
     ...sides.map(describeSide),
     '',
     `The ${scale} demo chain (seed ${seed}) ingested by each side's build; ${versions.join(', ')}; node ${process.version}; ${describeMachine()}. ` +
-      `serve at log level ${values['log-level']}, the response cache off (\`--response-cache-mb 0\`) or on (${cacheMb} MiB; the chain does not move, so after the warm-up most requests hit). ` +
+      `serve at log level ${values['log-level']}, started afresh for each scenario and response cache setting: off (\`--response-cache-mb 0\`) or on (${cacheMb} MiB; the chain does not move, so an answer kept is kept for good). ` +
       `Load: wrk (2 threads, 1 at c=1) over each scenario's distinct URLs, drawn from A's data (seed ${seed}) and sent in turn by a Lua script; ` +
       `${duration} s per measurement after ${warmup} s of warm-up; ${rounds} round${rounds > 1 ? 's' : ''}, the sides in turn, in reverse order every other round. ` +
       `Before measuring, ${int(checked)} URLs answered alike (status and body) by every side. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
@@ -431,7 +418,7 @@ async function main(): Promise<void> {
       'p50 / p99: the means of the rounds. hits: the response cache hits among the requests it saw during the measurements.',
     '',
     ...scenarios.map((s) => `- ${s.id}: ${s.description}`),
-    ...(poll ? ['', poll] : []),
+    ...(standbyPoll ? ['', standbyPoll] : []),
   ];
   const path = writeResults(values.out, resultsFile(sides), `${lines.join('\n')}\n`);
   log(`written to ${path}`);

@@ -47,7 +47,7 @@ function runSmall(out: string, args: string[]): Promise<CliResult> {
 }
 
 test(`bench harness on a small chain (${store}): every scenario row with the cache off and on, ceiling ratios, results file`, {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const out = join(work, 'results');
   const res = await runSmall(out, ['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn']);
@@ -88,7 +88,7 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
 });
 
-test(`bench --ingest-formats on a small chain (${store}): both formats, the ratio, the results file`, { timeout: 120_000 }, async () => {
+test(`bench --ingest-formats on a small chain (${store}): both formats, the ratio, the results file`, { timeout: 300_000 }, async () => {
   const out = join(work, 'formats');
   const res = await runSmall(out, ['--ingest-formats']);
   assert.equal(res.code, 0, res.stderr);
@@ -111,7 +111,7 @@ test(`bench --ingest-formats on a small chain (${store}): both formats, the rati
 });
 
 test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const out = join(work, 'formats-baseline');
   const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);

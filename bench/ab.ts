@@ -5,12 +5,12 @@
  * built checkout, or git commits each built in a folder of its own).
  *
  * Each side ingests the demo chain into a store of its own with its own CLI (sides of one build
- * on a PostgreSQL server share it; a hot standby serves its primary's). Then for each response
- * cache setting every side is served at once, and per scenario (bench/scenarios.ts: up to --urls
- * distinct URLs drawn from the data) and concurrency each side is measured with wrk over the
- * same URLs, in rounds that alternate the order (A B, then B A): on a shared machine whose load
- * drifts, the drift weighs on every side alike. Before measuring, every URL's answer (status and
- * body) is compared across the sides.
+ * on a PostgreSQL server share it; a hot standby serves its primary's). Every URL's answer
+ * (status and body) is compared across the sides. Then per scenario (bench/scenarios.ts: up to
+ * --urls distinct URLs drawn from the data) and response cache setting, every side is served
+ * afresh, all at once, and per concurrency each side is measured with wrk over the same URLs, in
+ * rounds that alternate the order (A B, then B A): on a shared machine whose load drifts, the
+ * drift weighs on every side alike.
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The shared fixtures, on both stores: each events file is ingested through the CLI into an
+ * The fixtures of test/fixtures, on both stores: each events file is ingested through the CLI into an
  * empty store, then every expected request is sent to a running server and must return exactly
  * the expected status and body, byte for byte as the contract encodes it; asked twice, since
  * the second answer comes from the response cache.

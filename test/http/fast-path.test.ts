@@ -45,7 +45,7 @@ function ask(base: string, path: string, headers: Record<string, string> = {}, m
 /** The paths the fast path takes as they are: an operation's, with no escape in the team id. */
 const PLAIN = /^\/api\/v2\/(referral-sets|rewards\/epoch\/summaries|teams\/[^/%#]+\/stats)$/;
 
-const DATASETS = ['referral-sets', 'team-member-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');
 
 for (const kind of STORE_KINDS) {

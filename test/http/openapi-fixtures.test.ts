@@ -31,7 +31,7 @@ import { SchemaChecker } from '../helpers/openapi.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-const FILES = ['referral-sets', 'team-member-stats', 'epoch-summaries', 'errors'] as const;
+const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'errors'] as const;
 const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)])) as Record<(typeof FILES)[number], Expectation[]>;
 
 // The document as the server builds it (the live tests below use the one it serves).
@@ -74,7 +74,7 @@ describe('fixtures against the OpenAPI document', () => {
   test('the check fails on answers that break the schema', () => {
     const sets = FIXTURE_SETS['referral-sets'].find((e) => e.name === 'tie: first=2 oldest first')!;
     const summaries = FIXTURE_SETS['epoch-summaries'].find((e) => e.name === 'research pagination matrix: first=3 newestFirst=false')!;
-    const stats = FIXTURE_SETS['team-member-stats'].find((e) => e.name === 'data-node test: team2, partyId=member21')!;
+    const stats = FIXTURE_SETS['team-stats'].find((e) => e.name === 'data-node test: team2, partyId=member21')!;
     const bad = FIXTURE_SETS.errors.find((e) => e.name === 'pagination: first=0')!;
     const mutations: [Expectation, string, (b: any) => void][] = [
       [sets, 'extra field in a node', (b) => (b.referralSets.edges[0].node.extra = 1)],
@@ -154,7 +154,7 @@ describe('fixtures against the OpenAPI document', () => {
   });
 });
 
-const DATASETS = ['referral-sets', 'team-member-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {

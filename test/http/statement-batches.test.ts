@@ -15,7 +15,7 @@ import { sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS, createTestStore, type TestStore } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-member-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 
 /** Times each request is sent in a round. */
 const COPIES = 8;

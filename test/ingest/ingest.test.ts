@@ -156,7 +156,7 @@ for (const kind of STORE_KINDS) {
 
       // Group the events of each block into one line, alternating the two batch shapes, and
       // rewrite enums as numbers and 64-bit integers as JSON numbers.
-      const events = fixtureLines('team-member-stats').flatMap((l) => {
+      const events = fixtureLines('team-stats').flatMap((l) => {
         const o = JSON.parse(l);
         return o.events ?? o.result?.events ?? [o];
       });

@@ -13,7 +13,7 @@ import { useServedStore } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-member-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** The expected body with its loose string fields taken from the actual body. */
@@ -32,6 +32,10 @@ function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = [])
   }
   return copy;
 }
+
+test('the datasets are those errors.expected.json names, so that every error case runs', () => {
+  assert.deepEqual([...new Set(ERRORS.map((e) => e.dataset))].sort(), [...DATASETS].sort());
+});
 
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {

@@ -16,7 +16,6 @@ import { DEMO_CHAIN_ID } from '../src/demo/chain.js';
 import { NdjsonBlockWriter } from '../src/demo/ndjson.js';
 import { OtherKinds } from '../src/demo/other-kinds.js';
 import { PAYLOAD_TYPES } from '../src/sources/events.js';
-import { ROOT } from './paths.js';
 
 /** Event types of the read models (markers and time updates aside). */
 export const OUR_TYPES: ReadonlySet<string> = new Set(
@@ -25,8 +24,8 @@ export const OUR_TYPES: ReadonlySet<string> = new Set(
     .map(([, t]) => t),
 );
 
-/** The real chain the share is measured on by default. */
-export const REAL_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');
+/** The real chain the share is measured on, when EPOCHVIEW_VEGA_FIXTURES names the folder of its files (as for test:vega-data). */
+const REAL_FIXTURE = process.env.EPOCHVIEW_VEGA_FIXTURES && join(process.env.EPOCHVIEW_VEGA_FIXTURES, 'smoketest_to_block_5000.ndjson');
 
 /** Its share, as measured there (295 of 5,002 blocks), for when the fixture is not at hand. */
 export const REAL_SHARE = { blocks: 5002, withOurEvents: 295 };
@@ -69,8 +68,9 @@ export async function shareOfBlocksWithOurEvents(file: string): Promise<{ blocks
 
 /** The real fixture's share, measured when the fixture is there, else as stated above. */
 export async function realShare(): Promise<{ share: number; source: string }> {
-  const counted = existsSync(REAL_FIXTURE) ? await shareOfBlocksWithOurEvents(REAL_FIXTURE) : REAL_SHARE;
-  const where = existsSync(REAL_FIXTURE) ? 'measured in' : 'as measured in';
+  const at = REAL_FIXTURE && existsSync(REAL_FIXTURE) ? REAL_FIXTURE : undefined;
+  const counted = at ? await shareOfBlocksWithOurEvents(at) : REAL_SHARE;
+  const where = at ? 'measured in' : 'as measured in';
   return {
     share: counted.withOurEvents / counted.blocks,
     source: `${counted.withOurEvents} of ${counted.blocks} blocks, ${where} the real fixture smoketest_to_block_5000`,

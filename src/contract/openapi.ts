@@ -40,9 +40,9 @@ export interface ParameterObject {
   schema: SchemaObject;
 }
 
-/** An example for the OpenAPI document: a request of the fixtures and its answer. */
+/** An example for the OpenAPI document: a request of the test fixtures (test/fixtures) and its answer. */
 export interface FixtureExample {
-  /** The fixtures file and the entry's name. */
+  /** The fixtures file (in test/fixtures) and the entry's name. */
   fixture: string;
   name: string;
   method: string;

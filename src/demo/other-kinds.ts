@@ -1,10 +1,11 @@
 // Events of the kinds epochview skips, in the proportions of a real chain, so that the demo's
 // blocks look like a real chain's and benchmarks measure the skip path too.
 //
-// In ../shared/fixtures/vega/smoketest_to_block_5000 (a real network), other kinds are two thirds
-// of the events: a timeUpdate in every block (the demo writes it with beginBlock), and about 3.2
-// more per block, market data and market ticks first. Moving money (a reward payout, a transfer)
-// comes with ledger movements and account updates, so every event of ours brings two more.
+// In smoketest_to_block_5000 (a real network's events, which test/vega-data reads), other kinds
+// are two thirds of the events: a timeUpdate in every block (the demo writes it with beginBlock),
+// and about 3.2 more per block, market data and market ticks first. Moving money (a reward payout,
+// a transfer) comes with ledger movements and account updates, so every event of ours brings two
+// more.
 
 import type { OtherPayload } from '../sources/binary/encode-event.js';
 import { Rng } from './random.js';

@@ -68,7 +68,7 @@ function withExample(r: ResponseObject, summary: string, value: unknown): Respon
 
 const componentRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
-/** Answers of the router itself, whatever the operation (from the shared fixtures). */
+/** Answers of the router itself, whatever the operation (from test/fixtures/errors.expected.json). */
 const ROUTER_EXAMPLES: readonly FixtureExample[] = [
   {
     fixture: 'errors.expected.json',

@@ -2,7 +2,8 @@ import type { InputPosition } from './input-error.js';
 
 /**
  * The chain events ingestion consumes, decoded and validated: ids are lowercase hex, 64-bit
- * integers are bigint, enums are names. See ../shared/docs/events.md.
+ * integers are bigint, enums are names: the fields of the BusEvent payloads (their protobuf JSON
+ * names) that the projections in src/ingest/projections use.
  */
 export type ChainEvent =
   | { kind: 'referralSetCreated'; setId: string; referrer: string; createdAt: bigint; updatedAt: bigint }

@@ -121,7 +121,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
   }
 }
 
-/** notionalVolume: an integer string; a negative or unparsable value counts as 0 (events.md). */
+/** notionalVolume: an integer string; a negative or unparsable value counts as 0 (the team-stats fixture has both). */
 function notionalVolume(m: Fields): bigint {
   let v: bigint;
   try {

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+/** The repo's own test data (test/fixtures/README.md says what each file holds). */
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FIXTURES } from './cli.js';
 
-/** An entry of a shared fixtures file: a request and its exact answer. */
+/** An entry of a test/fixtures/*.expected.json file: a request and its exact answer. */
 export interface Expectation {
   name: string;
   /** errors.expected.json: the events file the request is answered from. */
@@ -14,7 +14,7 @@ export interface Expectation {
   loose?: string[];
 }
 
-/** The entries of `<name>.expected.json` in the shared fixtures. */
+/** The entries of test/fixtures/`<name>.expected.json`. */
 export function loadExpectations(name: string): Expectation[] {
   return JSON.parse(readFileSync(`${FIXTURES}${name}.expected.json`, 'utf8')) as Expectation[];
 }

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document against real answers: every entry of the shared fixtures (status and body)
+ * The OpenAPI document against real answers: every entry of test/fixtures (status and body)
  * must match the documented response schema for its status, strictly (ajv: every field required,
  * no other field, types and patterns) and in proto key order. On both stores, the service's live
  * answers to the same requests, headers included, must match the document it serves. The

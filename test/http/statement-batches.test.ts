@@ -1,6 +1,6 @@
 /**
  * Batched statements through a real `serve` process on both stores, one slot per statement
- * shape: every request of the shared fixtures, eight times each, all at once (three rounds, in a
+ * shape: every request of the fixtures (test/fixtures), eight times each, all at once (three rounds, in a
  * shuffled order), must give exactly the expected status and body while the
  * server runs the requests' statements in batches, with kept rows (the versions statements
  * batched) and without (the whole pages' statements batched). On the PostgreSQL server the

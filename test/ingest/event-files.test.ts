@@ -9,125 +9,28 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import type { Store } from '../../src/db/store.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { WireWriter } from '../../src/sources/binary/wire.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
-import { dumpReadModels } from '../helpers/dump.js';
+import { runCli } from '../helpers/cli.js';
+import { allPages, dumpStore, freshStore, ingestSummary } from '../helpers/compare-stores.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, startServe } from '../helpers/serve.js';
-import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { get } from '../helpers/server.js';
+import { STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-evts-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-const VEGA = `${FIXTURES}vega/smoketest_to_block_5000`;
 
 /** NDJSON lines → event-file bytes, one record per event. */
 function evts(lines: string[]): Buffer {
   return Buffer.concat(lines.map((l, i) => eventRecord(BigInt(i + 1), encodeBusEvent(JSON.parse(l) as Record<string, unknown>))));
 }
 
-/** The summary of an ingest without its timing: blocks, last height, per-kind counts. */
-function summary(stderr: string): string {
-  const from = stderr.indexOf('ingested ');
-  return stderr
-    .slice(from)
-    .replace(/ in [\d.]+ s \(\d+ events\/s\)/, '')
-    .replace(/^(warning: block \d+) \(.*\)/m, '$1')
-    .trim();
-}
-
-async function withStore<T>(ts: TestStore, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await ts.open();
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
-async function dump(ts: TestStore): Promise<Record<string, string[]>> {
-  return withStore(ts, dumpReadModels);
-}
-
-/** Every page (of `size` rows, forward) of every operation, as the bodies' text, in request order. */
-async function allPages(ts: TestStore, size: number): Promise<string[]> {
-  return withStore(ts, async (store) => {
-    const server = await startServer(store);
-    try {
-      const teams = (await store.query<{ id: string }>(`SELECT encode(id, 'hex') AS id FROM teams ORDER BY id`)).map((r) => r.id);
-      const paged: [string, string][] = [
-        ['/api/v2/referral-sets', 'referralSets'],
-        ['/api/v2/rewards/epoch/summaries', 'summaries'],
-        ...teams.map((t): [string, string] => [`/api/v2/teams/${t}/stats`, 'statistics']),
-      ];
-      const pages: string[] = [];
-      for (const [path, key] of paged) {
-        let after: string | undefined;
-        for (;;) {
-          const sep = path.includes('?') ? '&' : '?';
-          const res = await get(
-            `${server.url}${path}${sep}pagination.first=${size}${after ? `&pagination.after=${encodeURIComponent(after)}` : ''}`,
-          );
-          assert.equal(res.status, 200, res.text);
-          pages.push(`${path} ${res.headers.get('x-block-height')} ${res.text}`);
-          const page = (res.body as Record<string, { pageInfo: { hasNextPage: boolean; endCursor: string } }>)[key]!;
-          if (!page.pageInfo.hasNextPage) break;
-          after = page.pageInfo.endCursor;
-        }
-      }
-      for (const path of ['/explorer/api/overview', '/explorer/api/assets', '/explorer/api/teams']) {
-        const res = await get(`${server.url}${path}`);
-        assert.equal(res.status, 200, res.text);
-        pages.push(`${path} ${res.text}`);
-      }
-      return pages;
-    } finally {
-      await server.close();
-    }
-  });
-}
-
-const fresh = async (stores: TestStore[], kind: (typeof STORE_KINDS)[number]) => {
-  const ts = await createTestStore(kind);
-  stores.push(ts);
-  return ts;
-};
-
 for (const kind of STORE_KINDS) {
   describe(`event files on ${kind}`, () => {
     const stores: TestStore[] = [];
     after(async () => {
       for (const s of stores) await s.drop();
-    });
-
-    test('the real network event file (gzipped, read from ../shared) gives what its NDJSON twin gives', { timeout: 600_000 }, async () => {
-      const binary = await fresh(stores, kind);
-      const json = await fresh(stores, kind);
-      const fromBinary = await runCli(['ingest', `${VEGA}.evts.gz`, ...binary.args]);
-      assert.equal(fromBinary.code, 0, fromBinary.stderr);
-      const fromJson = await runCli(['ingest', `${VEGA}.ndjson`, ...json.args]);
-      assert.equal(fromJson.code, 0, fromJson.stderr);
-      // Same blocks, checkpoint and per-kind counts, skipped kinds included.
-      assert.equal(summary(fromBinary.stderr), summary(fromJson.stderr));
-      assert.match(summary(fromBinary.stderr), /^ingested 5001 blocks \(1 already applied, skipped\), 600 events\nlast height: 5001\n/);
-      assert.match(fromBinary.stderr, /^skipped: 21229$/m);
-      assert.match(fromBinary.stderr, /^ {2}BUS_EVENT_TYPE_MARKET_DATA +5110$/m);
-      // The file ends inside block 5002 (the network was stopped there): its events wait.
-      assert.match(
-        fromBinary.stderr,
-        /warning: block 5002 \(\S+smoketest_to_block_5000\.evts\.gz: byte 9568434\) has no endBlock; not applied/,
-      );
-      assert.deepEqual(await dump(binary), await dump(json));
-      assert.deepEqual(await allPages(binary, 3), await allPages(json, 3));
-
-      // A rerun applies nothing again.
-      const again = await runCli(['ingest', `${VEGA}.evts.gz`, ...binary.args]);
-      assert.equal(again.code, 0, again.stderr);
-      assert.match(again.stderr, /^ingested 0 blocks \(5002 already applied, skipped\), 0 events/m);
-      assert.deepEqual(await dump(binary), await dump(json));
     });
 
     test('a generated chain as an event file, gzipped, in a directory and on stdin: every page as from its NDJSON', {
@@ -144,12 +47,12 @@ for (const kind of STORE_KINDS) {
         const res = await runCli(['demo', '--scale', 'small', '--seed', '3', '--format', format!, '--out', file!]);
         assert.equal(res.code, 0, res.stderr);
       }
-      const json = await fresh(stores, kind);
+      const json = await freshStore(stores, kind);
       assert.equal((await runCli(['ingest', ndjsonFile, ...json.args])).code, 0);
       const expected = await allPages(json, 7);
-      const expectedDump = await dump(json);
+      const expectedDump = await dumpStore(json);
 
-      const binary = await fresh(stores, kind);
+      const binary = await freshStore(stores, kind);
       const res = await runCli(['ingest', evtsFile, ...binary.args]);
       assert.equal(res.code, 0, res.stderr);
       assert.deepEqual(await allPages(binary, 7), expected);
@@ -164,11 +67,11 @@ for (const kind of STORE_KINDS) {
       writeFileSync(join(dir, 'a.txt'), gzipSync(bytes.subarray(0, cuts[0]!)));
       writeFileSync(join(dir, 'b'), bytes.subarray(cuts[0]!, cuts[1]!));
       for (const input of [{ path: dir }, { path: gzFile }, { path: '-', stdin: readFileSync(gzFile) }]) {
-        const ts = await fresh(stores, kind);
+        const ts = await freshStore(stores, kind);
         const r = await runCli(['ingest', input.path, ...ts.args], { stdin: input.stdin });
         assert.equal(r.code, 0, r.stderr);
-        assert.equal(summary(r.stderr), summary(res.stderr), input.path);
-        assert.deepEqual(await dump(ts), expectedDump, input.path);
+        assert.equal(ingestSummary(r.stderr), ingestSummary(res.stderr), input.path);
+        assert.deepEqual(await dumpStore(ts), expectedDump, input.path);
       }
     });
 
@@ -181,7 +84,7 @@ for (const kind of STORE_KINDS) {
       const block3 = recordStarts(good)[2 * 4]!;
 
       const check = async (name: string, bad: Buffer, message: RegExp, fixed = good) => {
-        const ts = await fresh(stores, kind);
+        const ts = await freshStore(stores, kind);
         const file = join(tmp, `${name}-${kind}`);
         writeFileSync(file, bad);
         const res = await runCli(['ingest', file, ...ts.args, '--batch-events', '1']);
@@ -189,7 +92,7 @@ for (const kind of STORE_KINDS) {
         assert.match(res.stderr, message);
         assert.doesNotMatch(res.stderr, /at .*\.js:\d+/, 'no stack trace');
         assert.match(res.stderr, /blocks before the bad one are applied \(checkpoint 2\)/);
-        const d = await dump(ts);
+        const d = await dumpStore(ts);
         assert.deepEqual(
           d.referral_sets!.map((r) => r.slice(0, 2)),
           ['01', '02'],
@@ -200,7 +103,7 @@ for (const kind of STORE_KINDS) {
         assert.equal(again.code, 0, again.stderr);
         assert.match(again.stderr, /ingested 2 blocks \(2 already applied, skipped\)/);
         assert.deepEqual(
-          (await dump(ts)).referral_sets!.map((r) => r.slice(0, 2)),
+          (await dumpStore(ts)).referral_sets!.map((r) => r.slice(0, 2)),
           ['01', '02', '03', '04'],
         );
       };
@@ -253,7 +156,7 @@ for (const kind of STORE_KINDS) {
     test('serve --follow of a growing event file: records in pieces, only whole blocks, then a truncation and a rewrite', {
       timeout: 180_000,
     }, async () => {
-      const ts = await fresh(stores, kind);
+      const ts = await freshStore(stores, kind);
       const file = join(tmp, `follow-${kind}.evts`);
       const block = (h: number) =>
         evts(
@@ -314,7 +217,7 @@ for (const kind of STORE_KINDS) {
       } finally {
         await serve.stop();
       }
-      assert.deepEqual((await dump(ts)).referral_sets!.length, 12);
+      assert.deepEqual((await dumpStore(ts)).referral_sets!.length, 12);
     });
   });
 }

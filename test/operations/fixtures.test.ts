@@ -1,5 +1,5 @@
 /**
- * The shared fixtures, on both stores: each events file is ingested through the CLI into an
+ * The fixtures of test/fixtures, on both stores: each events file is ingested through the CLI into an
  * empty store, then every expected request is sent to a running server and must return exactly
  * the expected status and body, byte for byte as the contract encodes it; asked twice, since
  * the second answer comes from the response cache.
@@ -38,6 +38,10 @@ function withLooseFrom(expected: unknown, actual: unknown, loose: string[] = [])
   }
   return copy;
 }
+
+test('the datasets are those errors.expected.json names, so that every error case runs', () => {
+  assert.deepEqual([...new Set(ERRORS.map((e) => e.dataset))].sort(), [...DATASETS].sort());
+});
 
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {

@@ -1,52 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
-import { decodeBusEvent, type BinaryEvent } from '../../src/sources/binary/decode-event.js';
+import { decodeBusEvent } from '../../src/sources/binary/decode-event.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { WireWriter } from '../../src/sources/binary/wire.js';
 import type { DecodedEvent } from '../../src/sources/events.js';
 import { InputError } from '../../src/sources/input-error.js';
 import { decodeLine } from '../../src/sources/ndjson/decode-line.js';
-import { FIXTURES } from '../helpers/cli.js';
-
-const VEGA = `${FIXTURES}vega/smoketest_to_block_5000`;
-
-/** An event without where it came from, comparable across formats. */
-function comparable(e: DecodedEvent): string {
-  const { at: _at, ...rest } = e;
-  const { chainId: _c, version: _v, ...plain } = rest as Partial<BinaryEvent>;
-  return JSON.stringify(plain, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-}
-
-function decodeAll(bytes: Buffer, chunkBytes = bytes.length): BinaryEvent[] {
-  const reader = new EventRecordReader();
-  const out: BinaryEvent[] = [];
-  for (let i = 0; i < bytes.length; i += chunkBytes) {
-    for (const r of reader.push(bytes.subarray(i, i + chunkBytes))) out.push(decodeBusEvent(r.buf, r.start, r.end, { offset: r.offset }));
-  }
-  reader.end();
-  return out;
-}
-
-test('the real event file decodes to the same events as its JSON twin, record for record', () => {
-  const binary = decodeAll(gunzipSync(readFileSync(`${VEGA}.evts.gz`)));
-  const lines = readFileSync(`${VEGA}.ndjson`, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
-  const json = lines.flatMap((l, i) => decodeLine(l, i + 1));
-  assert.equal(binary.length, 31_837);
-  assert.equal(json.length, binary.length);
-  for (let i = 0; i < json.length; i++) assert.equal(comparable(binary[i]!), comparable(json[i]!), `event ${json[i]!.id}`);
-  // What the fixture holds that the decoder must get right.
-  const first = binary.find((e) => e.body.kind === 'epochEvent')!;
-  assert.deepEqual(first.body, { kind: 'epochEvent', seq: 0n, action: 'EPOCH_ACTION_START' }); // seq 0: absent on the wire
-  assert.deepEqual(binary[0]!.at, { offset: 0 });
-  assert.equal(binary[0]!.chainId, 'testnet-001');
-  assert.equal(binary[0]!.version, 1);
-  assert.equal(binary.filter((e) => e.body.kind === 'skipped').length, 31_837 - 5_003 - 5_002 - 561 - 16 - 23);
-});
+import { comparable, decodeAll } from '../helpers/binary-events.js';
 
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 

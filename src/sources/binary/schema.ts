@@ -1,8 +1,9 @@
 /**
- * Our own minimal schema of `vega.events.v1.BusEvent`: the names and field numbers of
- * ../shared/docs/sources.md §1, for the payloads this service reads and nothing else. Each field
- * carries its protobuf-JSON key, so that a decoded payload has the shape the NDJSON path parses,
- * and one payload decoder (payload.ts) serves both formats.
+ * Our own minimal schema of `vega.events.v1.BusEvent`: the names and field numbers of Vega's
+ * events.proto (vegaprotocol/vega v0.79.0; written from those facts, not copied, as the .proto is
+ * AGPL), for the payloads this service reads and nothing else. Each field carries its
+ * protobuf-JSON key, so that a decoded payload has the shape the NDJSON path parses, and one
+ * payload decoder (payload.ts) serves both formats.
  */
 import { ASSET_STATUS, ENTITY_SCOPE, EPOCH_ACTION } from '../enums.js';
 import type { PayloadKey } from '../events.js';
@@ -51,9 +52,9 @@ const DISPATCH_STRATEGY: MessageSpec = { 4: enumOf('entityScope', ENTITY_SCOPE) 
 export const ENVELOPE = { id: 1, block: 2, type: 3, version: 4, chainId: 5, txHash: 6 } as const;
 
 /**
- * The oneof payloads read: field number, BusEventType value, fields. timeUpdate is not in
- * sources.md: its number (101) and field are the real fixture's; it gives a block its time when
- * the block has no beginBlock.
+ * The oneof payloads read: field number, BusEventType value, fields. timeUpdate's number (101)
+ * and field are those a real network's event file carries (the one test/vega-data reads); it gives
+ * a block its time when the block has no beginBlock.
  */
 export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number; spec: MessageSpec }>> = {
   timeUpdate: { field: 101, type: 2, spec: { 1: int64('timestamp') } },

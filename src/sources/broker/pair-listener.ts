@@ -3,7 +3,8 @@ import { MAX_RECORD_BYTES } from '../binary/records.js';
 
 /**
  * The nanomsg/SP header of a PAIR v0 socket: 0, 'S', 'P', version 0, protocol 0x0010 (PAIR v0),
- * two reserved bytes. Each side sends it on connect and checks the peer's (sources.md §3).
+ * two reserved bytes. Each side sends it on connect and checks the peer's (nanomsg's SP protocol,
+ * as a Vega core's broker speaks it).
  */
 export const PAIR_V0_HEADER = Buffer.from([0x00, 0x53, 0x50, 0x00, 0x00, 0x10, 0x00, 0x00]);
 

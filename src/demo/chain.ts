@@ -52,8 +52,7 @@ export interface DemoOptions {
   seed: number;
 }
 
-export type { DemoParams, DemoScale } from './scales.js';
-export { DEMO_SCALES, DEMO_SCALE_NAMES, isDemoScale } from './scales.js';
+export type { DemoScale } from './scales.js';
 
 export const DEMO_CHAIN_ID = 'vega-demo-0001';
 /**

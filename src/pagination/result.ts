@@ -113,6 +113,3 @@ export class ItemResult<Message = unknown> {
     return Buffer.from(this.json);
   }
 }
-
-/** What an operation answers. */
-export type Result = PageResult | ItemResult;

@@ -1,4 +1,5 @@
 import negotiate from '@fastify/accept-negotiator';
+import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
@@ -12,12 +13,17 @@ export const ENCODINGS: ('gzip' | 'deflate')[] = ['gzip', 'deflate'];
 /** Bodies shorter than this go uncompressed (@fastify/compress's default threshold). */
 export const COMPRESS_MIN_BYTES = 1024;
 
-/** Whether the client gets `body` gzipped, as @fastify/compress would decide it. */
-export function sendsGzip(headers: Record<string, string | string[] | undefined>, body: Buffer): boolean {
+/** The encoding a request takes, as @fastify/compress chooses it; undefined for none. */
+export function acceptedEncoding(headers: IncomingHttpHeaders): 'gzip' | 'deflate' | undefined {
   const accept = headers['accept-encoding'];
-  if (typeof accept !== 'string' || body.length < COMPRESS_MIN_BYTES || headers['x-no-compression'] !== undefined) return false;
+  if (typeof accept !== 'string' || headers['x-no-compression'] !== undefined) return undefined;
   // "*" (no preference) and "x-gzip" count as gzip, as the plugin reads them.
-  return negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ENCODINGS) === 'gzip';
+  return negotiate(accept.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ENCODINGS) ?? undefined;
+}
+
+/** Whether the client gets `body` gzipped, as @fastify/compress would decide it. */
+export function sendsGzip(headers: IncomingHttpHeaders, body: Buffer): boolean {
+  return body.length >= COMPRESS_MIN_BYTES && acceptedEncoding(headers) === 'gzip';
 }
 
 /** gzip in zlib's thread pool, off the event loop. */

@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import { createServer, type IncomingMessage, type ServerOptions as HttpServerOptions, type ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
@@ -13,6 +14,7 @@ import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
+import { cacheHits } from './cache-hits.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
@@ -90,7 +92,10 @@ function trustedHops(trust: TrustProxy | undefined): string[] | ((address: strin
   return typeof trust === 'number' ? (_address, hop) => hop < trust : (trust ?? false);
 }
 
-/** Matches a request path against an operation's route, for telling 501 from 404. */
+/** CORS: any origin may read the API (contract §1), for GET and HEAD (preflights answered by @fastify/cors). */
+const CORS_ORIGIN = '*';
+
+/** Matches a request path against an operation's route (for telling 501 from 404, and naming a cache hit's route). */
 function routePattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
 }
@@ -117,8 +122,28 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
   // Once closing (SIGTERM), answers close their connection (see the preClose hook).
   let closing = false;
+  // Fastify's request ids (its default form), one sequence for it and the cache hits.
+  let lastRequestId = 0;
+  const nextRequestId = () => {
+    lastRequestId = (lastRequestId + 1) & 0x7fffffff;
+    return `req-${lastRequestId.toString(36)}`;
+  };
+  let hits: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
+    genReqId: nextRequestId,
+    // Fastify's own server, with the cache hits answered in front of it (see cacheHits).
+    serverFactory: (handler, options) => {
+      // Fastify's options, its defaults filled in: set on the server as Fastify sets them on its own.
+      const o = options as { http?: HttpServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      const server = createServer(o.http ?? {}, (req, res) => {
+        if (!hits?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      return server;
+    },
     trustProxy: trustedHops(opts.trustProxy),
     http: { maxHeaderSize: maxHeaderSize(limits) },
     // While closing (SIGTERM), requests still arriving on open connections are answered as usual
@@ -157,7 +182,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, internalError(0, 'internal error'));
   });
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
+  await app.register(cors, { origin: CORS_ORIGIN, methods: ['GET', 'HEAD'] });
   await app.register(compress, { global: true, encodings: ENCODINGS, threshold: COMPRESS_MIN_BYTES });
   await registerRateLimit(app, limits);
 
@@ -176,6 +201,18 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const patterns = opts.routes.map((route) => routePattern(route.path));
+  hits = cacheHits({
+    cache,
+    bypass: () => closing || limits.rateLimitMax > 0,
+    headers: { leading: { 'access-control-allow-origin': CORS_ORIGIN }, trailing: trailingHeaders },
+    nextRequestId,
+    record: (reqId, url, status, ms) => {
+      const route = opts.routes[patterns.findIndex((p) => p.test(url.split('?')[0]!))];
+      const log = () => opts.logger.child({ reqId });
+      if (opts.logger.isLevelEnabled('debug')) log().debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+      recordLine(reqId, log, route?.operation.name ?? 'unmatched', 'GET', url, route?.path ?? null, status, ms);
+    },
+  });
   for (const route of opts.routes) {
     app.get(route.path, { config: { operation: route.operation.name, rateLimited: true } }, async (request, reply) => {
       const params = request.params as Record<string, string>;
@@ -187,8 +224,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   registerExplorerPages(app);
   registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
   registerMetrics(app, metrics, opts.member?.clusterMetrics);
-  const member = opts.member;
-  if (member) app.addHook('onSend', async (_request, reply) => void reply.header('x-epochview-worker', String(member.worker)));
+  const workerHeader: Record<string, string> = opts.member ? { 'x-epochview-worker': String(opts.member.worker) } : {};
+  /** The headers every answer ends with: the worker's name, and once closing, Connection: close. */
+  function trailingHeaders(): Record<string, string> {
+    return closing ? { ...workerHeader, connection: 'close' } : workerHeader;
+  }
+  app.addHook('onSend', async (_request, reply) => void reply.headers(trailingHeaders()));
 
   app.setNotFoundHandler((request, reply) => {
     const path = (request.raw.url ?? '').split('?')[0]!;
@@ -203,9 +244,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('preClose', async () => {
     closing = true;
     reaper = setInterval(() => app.server.closeIdleConnections(), 50).unref();
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => clearInterval(reaper));
 

@@ -59,7 +59,7 @@ test('demo writes the same bytes for the same seed', async () => {
 for (const kind of STORE_KINDS) {
   describe(`commands on ${kind}`, () => {
     test('migrate applies the schema once; a demo chain ingests and re-ingests', async () => {
-      const s = await createTestStore(kind);
+      const s = await createTestStore(kind, { empty: true });
       try {
         const first = await runCli(['migrate', ...s.args]);
         assert.equal(first.code, 0, first.stderr);

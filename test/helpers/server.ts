@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Store } from '../../src/db/store.js';
@@ -31,4 +32,29 @@ export async function get(url: string, init?: RequestInit): Promise<HttpResult> 
     body = undefined;
   }
   return { status: res.status, headers: res.headers, text, body };
+}
+
+/** An answer as sent: status, header names and values in order (Date left out: it ticks), body bytes. */
+export interface RawAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** A request with exactly the given headers (fetch adds its own), answered as sent. */
+export function rawRequest(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (res.rawHeaders[i] !== 'Date') pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

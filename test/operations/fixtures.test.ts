@@ -1,16 +1,24 @@
 /**
  * The fixtures of test/fixtures, on both stores: each events file is ingested through the CLI into an
  * empty store, then every expected request is sent to a running server and must return exactly
- * the expected status and body, byte for byte as the contract encodes it; asked twice, since
- * the second answer comes from the response cache.
+ * the expected status and body, byte for byte as the contract encodes it. Asked again, a URL's
+ * answer is kept by the response cache and then served from it before Fastify (src/http/cache-hits.ts):
+ * that answer must equal Fastify's, status, headers in order and bytes, for every request and
+ * the variants a client may send (gzip, pretty, an origin). A GET with `content-length: 0` is one
+ * the cache-hit path leaves to Fastify; an onRequest hook counts what Fastify answered, so the
+ * test knows which way each request went.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { goJson } from '../../src/contract/json.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { loadExpectations } from '../helpers/fixtures.js';
 import { useServedStore } from '../helpers/served-store.js';
-import { get } from '../helpers/server.js';
+import { ROUTES } from '../../src/http/routes.js';
+import { buildServer } from '../../src/http/server.js';
+import { get, rawRequest, type RawAnswer } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
@@ -46,26 +54,63 @@ test('the datasets are those errors.expected.json names, so that every error cas
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {
     describe(`fixtures ${dataset} on ${kind}`, () => {
-      const served = useServedStore(kind, { ingest: { file: `${FIXTURES}${dataset}.ndjson` } });
+      const served = useServedStore(kind, { ingest: { file: `${FIXTURES}${dataset}.ndjson` }, server: false });
+      let app: FastifyInstance;
+      let base: string;
+      let viaFastify = 0;
+      before(async () => {
+        app = await buildServer({ store: served.store, routes: ROUTES, logger: pino({ level: 'silent' }) });
+        app.addHook('onRequest', async () => void viaFastify++);
+        base = await app.listen({ port: 0, host: '127.0.0.1' });
+      });
+      after(() => app.close());
+
+      /** The request asked through Fastify, then as it is: equal answers; returns whether the second was a cache hit. */
+      async function askedBothWays(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<boolean> {
+        const routed = await rawRequest(base + path, { ...headers, 'content-length': '0' }, method);
+        const before = viaFastify;
+        const plain = await rawRequest(base + path, headers, method);
+        const text = (a: RawAnswer) => ({ ...a, body: a.body.toString('latin1') });
+        assert.deepEqual(text(plain), text(routed), `${method} ${path} ${JSON.stringify(headers)}`);
+        return viaFastify === before;
+      }
 
       const cases = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)];
       for (const c of cases) {
         test(c.name, async () => {
-          const res = await get(served.url + c.request, { method: c.method ?? 'GET' });
+          const res = await get(base + c.request, { method: c.method ?? 'GET' });
           assert.equal(res.status, c.status, res.text);
           const expected = withLooseFrom(c.body, res.body, c.loose);
           assert.equal(JSON.stringify(res.body), JSON.stringify(expected));
           // Byte-level encoding: compact, Go-style escaping, no trailing newline.
           assert.equal(res.text, goJson(expected));
           assert.equal(res.headers.get('content-type'), 'application/json');
-          // Asked again, the answer (from the response cache now) is the same, headers included.
-          const again = await get(served.url + c.request, { method: c.method ?? 'GET' });
-          assert.equal(again.status, res.status);
-          assert.equal(again.text, res.text);
-          for (const h of ['content-type', 'x-block-height', 'x-block-timestamp'])
-            assert.equal(again.headers.get(h), res.headers.get(h), h);
+          // Asked again (its second request admits a success to the response cache), then once
+          // more: a success from the cache, before Fastify, and every answer alike.
+          const hit = await askedBothWays(c.request, {}, c.method);
+          assert.equal(hit, res.status === 200 && (c.method ?? 'GET') === 'GET', 'answered from the cache');
+          const again = await rawRequest(base + c.request, {}, c.method);
+          assert.equal(again.body.toString(), res.text);
         });
       }
+
+      test('the variants of a cached request: gzip, pretty, an origin; deflate and HEAD go to Fastify', async () => {
+        const path = cases.find((c) => c.status === 200 && (c.method ?? 'GET') === 'GET')!.request;
+        const pretty = `${path}${path.includes('?') ? '&' : '?'}pretty`;
+        await get(base + pretty);
+        await get(base + pretty);
+        const variants: [string, Record<string, string>, string?][] = [
+          [pretty, {}],
+          [path, { 'accept-encoding': 'gzip, deflate, br' }],
+          [path, { 'accept-encoding': '*' }],
+          [path, { 'accept-encoding': 'x-gzip' }],
+          [path, { 'x-no-compression': '1', 'accept-encoding': 'gzip' }],
+          [path, { origin: 'https://console.vega.xyz' }],
+        ];
+        for (const [p, headers] of variants) assert.ok(await askedBothWays(p, headers), `${p} ${JSON.stringify(headers)} is a hit`);
+        assert.equal(await askedBothWays(path, { 'accept-encoding': 'deflate' }), false, 'deflate goes to Fastify');
+        assert.equal(await askedBothWays(path, {}, 'HEAD'), false, 'HEAD goes to Fastify');
+      });
     });
   }
 }

@@ -54,7 +54,7 @@ for (const kind of STORE_KINDS) {
       let ts: TestStore;
       let store: Store;
       before(async () => {
-        ts = await createTestStore(kind);
+        ts = await createTestStore(kind, { empty: true });
         store = await openStore({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir ?? '' });
       });
       after(async () => {

@@ -33,7 +33,24 @@ const files = [];
     } else if (e.name.endsWith('.test.ts')) files.push(p);
   }
 })(vegaData ? VEGA_DATA : 'test');
-files.sort();
+// The longest files first (a run's times: EPOCHVIEW_TEST_TIMES), so that the run does not end
+// waiting for one of them alone: two files run at once.
+const LONGEST = [
+  'ingest/ingest',
+  'ingest/event-files',
+  'operations/epoch-reward-summaries',
+  'bench',
+  'http/row-cache',
+  'web/explorer',
+  'ingest/broker',
+  'cli/cli',
+  'web/chain-strings',
+];
+const rank = (file) => {
+  const i = LONGEST.findIndex((name) => file === join('test', `${name}.test.ts`));
+  return i < 0 ? LONGEST.length : i;
+};
+files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 const filter = process.argv.slice(vegaData ? 3 : 2);
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;

@@ -1,17 +1,12 @@
-// A test reporter: wall time per test file (first to last event), slowest first.
+// A test reporter (scripts/run-tests.mjs with EPOCHVIEW_TEST_TIMES): each test file's time, the
+// sum of its top-level tests' durations (a file runs its tests one after another), slowest first.
 export default async function* fileTimes(source) {
-  const first = new Map(),
-    last = new Map();
-  const t0 = Date.now();
+  const ms = new Map();
   for await (const event of source) {
-    const file = event.data?.file;
-    if (!file) continue;
-    const now = Date.now() - t0;
-    if (!first.has(file)) first.set(file, now);
-    last.set(file, now);
+    if ((event.type !== 'test:pass' && event.type !== 'test:fail') || event.data.nesting !== 0 || !event.data.file) continue;
+    ms.set(event.data.file, (ms.get(event.data.file) ?? 0) + (event.data.details?.duration_ms ?? 0));
   }
-  const rows = [...first.keys()].map((f) => [f, (last.get(f) - first.get(f)) / 1000, first.get(f) / 1000]);
-  rows.sort((a, b) => b[1] - a[1]);
-  for (const [f, s, start] of rows) yield `${s.toFixed(1).padStart(7)} s  (from ${start.toFixed(0)} s)  ${f}\n`;
-  yield `total ${(Date.now() - t0) / 1000} s\n`;
+  const rows = [...ms].sort((a, b) => b[1] - a[1]);
+  for (const [file, t] of rows) yield `${(t / 1000).toFixed(1).padStart(7)} s  ${file}\n`;
+  yield `${(rows.reduce((s, [, t]) => s + t, 0) / 1000).toFixed(1).padStart(7)} s  in all\n`;
 }

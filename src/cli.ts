@@ -14,8 +14,7 @@ import { readCheckpoint } from './ingest/ingest.js';
 import { ingestWithReport } from './ingest/report.js';
 import { readEvents } from './sources/input.js';
 import { InputError } from './sources/input-error.js';
-import { serveWorkers } from './cluster.js';
-import { SERVE_SETTINGS } from './serve.js';
+import { SERVE_SETTINGS } from './serve-settings.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
 
@@ -42,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
       const { settings, positionals } = readSettings(this.settings, argv);
       if (positionals.length > 0)
         throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')}); a file to follow is given with --follow`);
+      const { serveWorkers } = await import('./cluster.js');
       return serveWorkers(settings, out);
     },
   },

@@ -3,7 +3,8 @@ import { AggregatorRegistry } from 'prom-client';
 import { settingError } from './config.js';
 import { Metrics } from './http/metrics.js';
 import { createLogger } from './log.js';
-import { serve, type ServeSettings } from './serve.js';
+import { serve } from './serve.js';
+import type { ServeSettings } from './serve-settings.js';
 
 /** Messages between the primary and its workers (beside prom-client's own, for the metrics). */
 type ToPrimary = { epochview: 'started' } | { epochview: 'ready' } | { epochview: 'metrics'; id: number };

@@ -7,7 +7,7 @@ import type { Store } from './db/store.js';
 import { waitForStore, waitUntilReachable, type WaitOptions } from './db/wait-for-store.js';
 import { superviseWriter, WriterSession, type WriterWork } from './db/writer-lock.js';
 import { ROUTES } from './http/routes.js';
-import { settingError, type Settings } from './config.js';
+import { settingError } from './config.js';
 import { demoChain } from './demo/chain.js';
 import { parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer, type ClusterMember, type Startup } from './http/server.js';
@@ -18,37 +18,7 @@ import { ingestWithReport } from './ingest/report.js';
 import { createLogger, writeRequestLine } from './log.js';
 import { Metrics } from './http/metrics.js';
 import { ndjsonBatches } from './sources/ndjson/decoder.js';
-
-/** The settings `serve` reads, in the order its help lists them. */
-export const SERVE_SETTINGS = [
-  'port',
-  'host',
-  'databaseUrl',
-  'dataDir',
-  'poolSize',
-  'statementSlots',
-  'logLevel',
-  'demoOnEmpty',
-  'batchEvents',
-  'follow',
-  'followPollMs',
-  'brokerListen',
-  'brokerBufferDir',
-  'chainId',
-  'requestTimeoutMs',
-  'maxUrlLength',
-  'maxFilterValues',
-  'responseCacheMb',
-  'rowCacheMb',
-  'rateLimitMax',
-  'rateLimitWindowMs',
-  'trustProxy',
-  'startupTimeoutMs',
-  'shutdownTimeoutMs',
-  'workers',
-] as const;
-
-export type ServeSettings = Pick<Settings, (typeof SERVE_SETTINGS)[number]>;
+import type { ServeSettings } from './serve-settings.js';
 
 /** serve as one of the processes of `serve --workers N` (src/cluster.ts). */
 export interface WorkerRole {

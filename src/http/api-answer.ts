@@ -80,7 +80,7 @@ async function compute(a: ApiAnswers, route: Route, url: string, path: Record<st
  * The reply that sends an answer: with the chain head it is the answer at, gzipped when the
  * client takes that (see sendsGzip).
  */
-export async function answerReply(cache: ResponseCache, url: string, answer: Answer, headers: IncomingHttpHeaders): Promise<ApiReply> {
+async function answerReply(cache: ResponseCache, url: string, answer: Answer, headers: IncomingHttpHeaders): Promise<ApiReply> {
   const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
   sent['content-type'] = 'application/json';
   if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };

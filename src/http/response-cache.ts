@@ -168,11 +168,8 @@ export class ResponseCache {
     return computing;
   }
 
-  /**
-   * The kept answer for url, at the current head, counted as a request of it (a hit); undefined,
-   * and nothing counted, when none is kept (answer() then takes the request).
-   */
-  hit(url: string): Answer | undefined {
+  /** The kept answer for url, at the current head, counted as a request of it (a hit); undefined, and nothing counted, when none is kept. */
+  private hit(url: string): Answer | undefined {
     const entry = this.entries.get(url);
     if (entry === undefined) return undefined;
     this.doorkeeper?.record(entry.key);

@@ -14,7 +14,7 @@ import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
-import { cacheHits } from './cache-hits.js';
+import { apiFastPath, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
@@ -95,11 +95,6 @@ function trustedHops(trust: TrustProxy | undefined): string[] | ((address: strin
 /** CORS: any origin may read the API (contract §1), for GET and HEAD (preflights answered by @fastify/cors). */
 const CORS_ORIGIN = '*';
 
-/** Matches a request path against an operation's route (for telling 501 from 404, and naming a cache hit's route). */
-function routePattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
-}
-
 /** Sends a reply made for either path (see answerApi). */
 function sendReply(reply: FastifyReply, r: ApiReply): FastifyReply {
   return reply.code(r.status).headers(r.headers).send(r.body);
@@ -122,22 +117,22 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
   // Once closing (SIGTERM), answers close their connection (see the preClose hook).
   let closing = false;
-  // Fastify's request ids (its default form), one sequence for it and the cache hits.
+  // Fastify's request ids (its default form), one sequence for it and the fast path.
   let lastRequestId = 0;
   const nextRequestId = () => {
     lastRequestId = (lastRequestId + 1) & 0x7fffffff;
     return `req-${lastRequestId.toString(36)}`;
   };
-  let hits: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
+  let fastPath: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: nextRequestId,
-    // Fastify's own server, with the cache hits answered in front of it (see cacheHits).
+    // Fastify's own server, with the API's fast path in front of it (see apiFastPath).
     serverFactory: (handler, options) => {
       // Fastify's options, its defaults filled in: set on the server as Fastify sets them on its own.
       const o = options as { http?: HttpServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
       const server = createServer(o.http ?? {}, (req, res) => {
-        if (!hits?.(req, res)) handler(req, res);
+        if (!fastPath?.(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = o.keepAliveTimeout;
       server.requestTimeout = o.requestTimeout;
@@ -201,16 +196,19 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
   const patterns = opts.routes.map((route) => routePattern(route.path));
-  hits = cacheHits({
-    cache,
+  const childLog = (reqId: string) => opts.logger.child({ reqId });
+  fastPath = apiFastPath({
+    routes: opts.routes,
+    answers,
     bypass: () => closing || limits.rateLimitMax > 0,
+    maxUrlLength: limits.maxUrlLength,
     headers: { leading: { 'access-control-allow-origin': CORS_ORIGIN }, trailing: trailingHeaders },
     nextRequestId,
-    record: (reqId, url, status, ms) => {
-      const route = opts.routes[patterns.findIndex((p) => p.test(url.split('?')[0]!))];
-      const log = () => opts.logger.child({ reqId });
-      if (opts.logger.isLevelEnabled('debug')) log().debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
-      recordLine(reqId, log, route?.operation.name ?? 'unmatched', 'GET', url, route?.path ?? null, status, ms);
+    requestLogger: childLog,
+    record: (reqId, route, url, status, ms) => {
+      if (opts.logger.isLevelEnabled('debug'))
+        childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+      recordLine(reqId, () => childLog(reqId), route.operation.name, 'GET', url, route.path, status, ms);
     },
   });
   for (const route of opts.routes) {

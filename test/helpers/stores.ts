@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -72,6 +72,9 @@ export async function createTemplate(kind: StoreKind): Promise<{ name: string; d
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'epochview-test-template-'));
     await (await openMigratedStore({ dataDir })).close();
+    // A test's data is kilobytes: 16 MB of shared buffers instead of PGlite's 128 halves what
+    // starting PGlite costs (it clears them), and the suite starts it hundreds of times.
+    appendFileSync(join(dataDir, 'postgresql.conf'), '\nshared_buffers = 16MB\n');
     return { name: dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   await dropStaleDatabases();

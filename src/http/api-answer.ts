@@ -77,20 +77,6 @@ async function compute(a: ApiAnswers, route: Route, url: string, path: Record<st
 }
 
 /**
- * The reply that sends an answer: with the chain head it is the answer at, gzipped when the
- * client takes that (see sendsGzip).
- */
-async function answerReply(cache: ResponseCache, url: string, answer: Answer, headers: IncomingHttpHeaders): Promise<ApiReply> {
-  const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
-  sent['content-type'] = 'application/json';
-  if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };
-  // Gzipped here, once per cached answer: the compression plugin leaves an encoded body as it is.
-  sent['content-encoding'] = 'gzip';
-  sent.vary = 'accept-encoding';
-  return { status: 200, headers: sent, body: await cache.gzipped(url, answer) };
-}
-
-/**
  * The reply to a GET of an API route: the answer from the response cache or the store, with the
  * chain head it is the answer at, gzipped when the client takes that; or the contract's error.
  */
@@ -109,7 +95,13 @@ export async function answerApi(
       a.cache.answer(url, op.reads, () => compute(a, route, url, path)),
       a.limits.requestTimeoutMs,
     );
-    return await answerReply(a.cache, url, answer, headers);
+    const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
+    sent['content-type'] = 'application/json';
+    if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };
+    // Gzipped here, once per cached answer: the compression plugin leaves an encoded body as it is.
+    sent['content-encoding'] = 'gzip';
+    sent.vary = 'accept-encoding';
+    return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
   } catch (err) {
     const pretty = isPrettyUrl(url);
     if (err instanceof ApiError) {

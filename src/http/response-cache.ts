@@ -136,10 +136,16 @@ export class ResponseCache {
       this.observe('bypass');
       return compute();
     }
-    const hit = this.hit(url);
-    if (hit) return Promise.resolve(hit);
     const key = this.doorkeeper?.keyOf(url) ?? 0;
     const asked = this.doorkeeper?.record(key) ?? Infinity;
+    const hit = this.entries.get(url);
+    if (hit) {
+      // Most recently used goes last: Map iteration order is insertion order.
+      this.entries.delete(url);
+      this.entries.set(url, hit);
+      this.observe('hit');
+      return Promise.resolve({ body: hit.answer.body, head: this.head });
+    }
     if (asked < 2) {
       // Not kept, and not offered to identical requests either: a promise held in the long-lived
       // registry for the whole computation cost a sixth of the req/s on never-repeated URLs
@@ -166,18 +172,6 @@ export class ResponseCache {
     };
     computing.then(done, done);
     return computing;
-  }
-
-  /** The kept answer for url, at the current head, counted as a request of it (a hit); undefined, and nothing counted, when none is kept. */
-  private hit(url: string): Answer | undefined {
-    const entry = this.entries.get(url);
-    if (entry === undefined) return undefined;
-    this.doorkeeper?.record(entry.key);
-    // Most recently used goes last: Map iteration order is insertion order.
-    this.entries.delete(url);
-    this.entries.set(url, entry);
-    this.observe('hit');
-    return { body: entry.answer.body, head: this.head };
   }
 
   /**

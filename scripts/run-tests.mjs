@@ -87,18 +87,21 @@ if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
 }
-// One migrated store of each kind for the whole run, which the tests copy (see createTemplate);
-// on the server the tests use (read when the module loads).
-if (env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = env.TEST_DATABASE_URL;
-const { createTemplate, TEMPLATE_VARIABLES } = await tsImport('../test/helpers/stores.ts', import.meta.url);
+// Several files: one migrated store of each kind for the whole run, which their tests copy (see
+// createTemplate), on the server the tests use (read when the module loads). A file run alone
+// makes its own, of the kinds it uses.
 const templates = [];
 let status;
 try {
-  const kinds = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',');
-  const made = await Promise.all(kinds.map((kind) => createTemplate(kind).then((t) => [kind, t])));
-  for (const [kind, t] of made) {
-    templates.push(t);
-    env[TEMPLATE_VARIABLES[kind]] = t.name;
+  if (selected.length > 1) {
+    if (env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = env.TEST_DATABASE_URL;
+    const { createTemplate, TEMPLATE_VARIABLES } = await tsImport('../test/helpers/stores.ts', import.meta.url);
+    const kinds = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',');
+    const made = await Promise.all(kinds.map((kind) => createTemplate(kind).then((t) => [kind, t])));
+    for (const [kind, t] of made) {
+      templates.push(t);
+      env[TEMPLATE_VARIABLES[kind]] = t.name;
+    }
   }
   // EPOCHVIEW_TEST_TIMES=<file>: each test file's wall time goes there too, slowest first.
   const times = env.EPOCHVIEW_TEST_TIMES

@@ -33,13 +33,22 @@ export interface FastPathOptions {
  * all it needs and Fastify would send it alike, header for header and byte for byte
  * (test/operations/fixtures.test.ts asks every fixture request both ways): a GET of a route's
  * path with no escape in it, no body, a URL within the limit, and not deflate-only; and only
- * while no rate limit is set and the server is not closing. CORS, compression and the trailing headers come from the settings and functions
- * Fastify's plugins and hooks use. Everything else goes to Fastify.
+ * while no rate limit is set and the server is not closing. CORS, compression and the trailing
+ * headers come from the settings and functions Fastify's plugins and hooks use. Everything else
+ * goes to Fastify.
  *
  * Returns whether it took the request.
  */
 export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const patterns = o.routes.map((route) => [route, routePattern(route.path)] as const);
+  /** The route of a path and its parameters; undefined when none matches. */
+  const match = (path: string): [Route, Record<string, string>] | undefined => {
+    for (const [route, pattern] of patterns) {
+      const m = pattern.exec(path);
+      if (m) return [route, { ...m.groups }];
+    }
+    return undefined;
+  };
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || o.bypass() || Buffer.byteLength(url) > o.maxUrlLength) return false;
@@ -50,21 +59,12 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     const path = q >= 0 ? url.slice(0, q) : url;
     // Escapes in the path are Fastify's router's to decode, by its rules.
     if (path.includes('%')) return false;
-    let route: Route | undefined;
-    let params: Record<string, string> = {};
-    for (const [r, pattern] of patterns) {
-      const m = pattern.exec(path);
-      if (m) {
-        route = r;
-        params = { ...m.groups };
-        break;
-      }
-    }
-    if (route === undefined) return false;
+    const found = match(path);
+    if (found === undefined) return false;
+    const [route, params] = found;
 
     const reqId = o.nextRequestId();
     const started = performance.now();
-    const found = route;
     const send = (reply: ApiReply) => {
       // In Fastify's order: CORS (its onRequest hook), the answer's, the onSend hooks', the length.
       res.writeHead(reply.status, {
@@ -74,9 +74,9 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
         'content-length': String(reply.body.length),
       });
       res.end(reply.body);
-      o.record(reqId, found, url, reply.status, performance.now() - started);
+      o.record(reqId, route, url, reply.status, performance.now() - started);
     };
-    answerApi(o.answers, found, url, params, headers, () => o.requestLogger(reqId))
+    answerApi(o.answers, route, url, params, headers, () => o.requestLogger(reqId))
       .then(send, (err: unknown) => {
         o.requestLogger(reqId).error({ err }, 'unhandled error');
         send(errorReply(internalError(0, 'internal error')));

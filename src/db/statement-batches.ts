@@ -95,6 +95,8 @@ export class StatementBatches {
     /** Told of each batch of two or more, with its member count. */
     private readonly onBatch: (members: number) => void = () => {},
     private readonly tuning: BatchTuning = DEFAULT_TUNING,
+    /** Milliseconds, for a member's cost (a test's own clock makes costs exact). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** The first row of a statement (undefined if it answers none). */
@@ -135,9 +137,9 @@ export class StatementBatches {
   private start(sql: string, text: Text): void {
     const members = text.waiting.splice(0, Math.max(1, Math.min(MAX_BATCH, Math.floor(this.tuning.batchBudgetMs / (text.memberMs ?? 0)))));
     text.running++;
-    const started = performance.now();
+    const started = this.now();
     void this.runBatch(sql, members).finally(() => {
-      const memberMs = (performance.now() - started) / members.length;
+      const memberMs = (this.now() - started) / members.length;
       text.memberMs = text.memberMs === undefined ? memberMs : text.memberMs + (memberMs - text.memberMs) / 8;
       text.running--;
       while (text.waiting.length > 0 && this.mayStart(text)) this.start(sql, text);

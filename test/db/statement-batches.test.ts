@@ -33,18 +33,28 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     return { batches: new StatementBatches(run, 1, (n) => sizes.push(n), ARRIVALS_ONLY), sizes, statements };
   }
 
-  /** A run over the store that counts the most statements in flight at once (`most`, which may be reset), and the batch sizes. */
-  function countingRun() {
+  /**
+   * A run over the store that counts the most statements in flight at once (`most`, which may be
+   * reset) and the batch sizes, on a clock of its own: a statement whose column is named `c`
+   * advances it by `memberMs[c]` for each member it runs (a batch's members are its arrays'
+   * length), so that whether a text is cheap does not depend on the machine's load.
+   */
+  function countingRun(memberMs: Record<string, number>) {
     let inFlight = 0;
+    let now = 0;
     const counted = {
       most: 0,
       sizes: [] as number[],
+      now: () => now,
       run: async <Row extends object>(sql: string, params: readonly SqlParam[]) => {
         counted.most = Math.max(counted.most, ++inFlight);
         try {
           return await store.query<Row>(sql, params);
         } finally {
           inFlight--;
+          const members = Array.isArray(params[0]) ? params[0].length : 1;
+          const column = Object.keys(memberMs).find((c) => sql.includes(` AS ${c}`));
+          now += members * (column === undefined ? 0 : memberMs[column]!);
         }
       },
     };
@@ -104,36 +114,49 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
   });
 
   test('a cheap text runs one batch at a time while fewer than 16 wait; a costly one up to its slots, in batches of bounded cost', async () => {
-    const counted = countingRun();
+    const cheap = `SELECT $1::int AS cheap`;
+    const costly = `SELECT $1::int AS costly`;
+    // Cheap: under 5 ms a member (0.01 ms, here). Costly: 10 ms a member. Batches of 50 ms at most.
+    const counted = countingRun({ cheap: 0.01, costly: 10 });
     const { run, sizes } = counted;
-    // Cheap: under 5 ms a member (a few hundredths of one, here). Batches of 50 ms at most.
-    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 5, batchBudgetMs: 50, secondBatchQuorum: 16 });
-    const cheap = `SELECT $1::int AS v`;
+    const batches = new StatementBatches(
+      run,
+      3,
+      (n) => sizes.push(n),
+      { cheapMemberMs: 5, batchBudgetMs: 50, secondBatchQuorum: 16 },
+      counted.now,
+    );
     await batches.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
     await Promise.all(Array.from({ length: 16 }, (_, i) => batches.queryRow(cheap, [i])));
     assert.equal(counted.most, 1);
-    // 10 ms or more a member: once that is known, three batches at once, of 5 members at most
+    assert.deepEqual(sizes, [15]);
+    // Once its cost is known, three batches of the costly text at once, of 5 members at most
     // (50 ms): 3 start alone, and the 27 that wait run in six batches or more.
-    const costly = `SELECT $1::int AS v FROM pg_sleep(0.01)`;
-    assert.deepEqual(await batches.queryRow(costly, [0]), { v: 0 });
+    assert.deepEqual(await batches.queryRow(costly, [0]), { costly: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
     counted.most = 0;
     sizes.length = 0;
     const rows = await Promise.all(Array.from({ length: 30 }, (_, i) => batches.queryRow(costly, [i])));
     assert.deepEqual(
       rows,
-      Array.from({ length: 30 }, (_, i) => ({ v: i })),
+      Array.from({ length: 30 }, (_, i) => ({ costly: i })),
     );
     assert.equal(counted.most, 3);
     assert.ok(sizes.length >= 6 && sizes.every((n) => n <= 5), `batch sizes ${sizes.join(', ')}`);
   });
 
   test('a cheap text starts another batch beside those running whenever 16 statements wait, up to its slots', async () => {
-    const counted = countingRun();
+    const cheap = `SELECT $1::int AS cheap`;
+    const counted = countingRun({ cheap: 0.01 });
     const { run, sizes } = counted;
-    // Cheap under any load, and no batch bounded by its cost.
-    const batches = new StatementBatches(run, 3, (n) => sizes.push(n), { cheapMemberMs: 50, batchBudgetMs: 10_000, secondBatchQuorum: 16 });
-    const cheap = `SELECT $1::int AS v`;
+    const batches = new StatementBatches(
+      run,
+      3,
+      (n) => sizes.push(n),
+      { cheapMemberMs: 5, batchBudgetMs: 50, secondBatchQuorum: 16 },
+      counted.now,
+    );
     await batches.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve)); // Its cost is known once its batch has ended.
     // One starts alone; each 16th waiting starts a batch of 16 beside it, until the three slots are
@@ -141,20 +164,14 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     const rows = await Promise.all(Array.from({ length: 40 }, (_, i) => batches.queryRow(cheap, [i])));
     assert.deepEqual(
       rows,
-      Array.from({ length: 40 }, (_, i) => ({ v: i })),
+      Array.from({ length: 40 }, (_, i) => ({ cheap: i })),
     );
     assert.equal(counted.most, 3);
     assert.deepEqual(sizes, [16, 16, 7]);
 
     // The embedded store's tuning (one thread): never a second batch of a cheap text.
-    const alone = countingRun();
-    // Its batches unbounded in time, as above: a slow first statement (a busy machine) would
-    // otherwise cap them at 20 ms worth, which says nothing of the second batch.
-    const oneThread = new StatementBatches(alone.run, 3, (n) => alone.sizes.push(n), {
-      ...ONE_THREAD_TUNING,
-      cheapMemberMs: 50,
-      batchBudgetMs: 10_000,
-    });
+    const alone = countingRun({ cheap: 0.01 });
+    const oneThread = new StatementBatches(alone.run, 3, (n) => alone.sizes.push(n), ONE_THREAD_TUNING, alone.now);
     await oneThread.queryRow(cheap, [-1]);
     await new Promise((resolve) => setImmediate(resolve));
     await Promise.all(Array.from({ length: 40 }, (_, i) => oneThread.queryRow(cheap, [i])));

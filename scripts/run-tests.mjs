@@ -69,6 +69,7 @@ function answers(port) {
   });
 }
 
+const { NODE_FLAGS } = await tsImport('../test/helpers/cli.ts', import.meta.url);
 const env = { ...process.env };
 const testsPostgres = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',').includes('postgres');
 let cluster;
@@ -112,7 +113,7 @@ try {
         `--test-reporter-destination=${env.EPOCHVIEW_TEST_TIMES}`,
       ]
     : [];
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...times, ...selected], {
+  const res = spawnSync(process.execPath, [...NODE_FLAGS, '--import', 'tsx', '--test', '--test-concurrency=2', ...times, ...selected], {
     stdio: 'inherit',
     env,
   });

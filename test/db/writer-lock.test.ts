@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import pg from 'pg';
 import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, NODE_FLAGS, runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually } from '../helpers/serve.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
@@ -23,7 +23,7 @@ test('ingest whose lock connection is cut writes nothing more and exits 1', {
   await admin.connect();
   try {
     assert.equal((await runCli(['ingest', '-', ...ts.args], { stdin: block(10) })).code, 0);
-    const child = spawn(process.execPath, [CLI, 'ingest', '-', ...ts.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'ingest', '-', ...ts.args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

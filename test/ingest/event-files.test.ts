@@ -26,6 +26,24 @@ function evts(lines: string[]): Buffer {
   return Buffer.concat(lines.map((l, i) => eventRecord(BigInt(i + 1), encodeBusEvent(JSON.parse(l) as Record<string, unknown>))));
 }
 
+/** The small demo chain (seed 3) in the three formats `demo` writes, made once for both stores. */
+let demo: Promise<{ ndjsonFile: string; evtsFile: string; gzFile: string }> | undefined;
+function demoFiles() {
+  demo ??= (async () => {
+    const files = { ndjsonFile: join(tmp, 'demo.ndjson'), evtsFile: join(tmp, 'demo.evts'), gzFile: join(tmp, 'demo.evts.gz') };
+    for (const [format, file] of [
+      ['ndjson', files.ndjsonFile],
+      ['evts', files.evtsFile],
+      ['evts.gz', files.gzFile],
+    ] as const) {
+      const res = await runCli(['demo', '--scale', 'small', '--seed', '3', '--format', format, '--out', file]);
+      assert.equal(res.code, 0, res.stderr);
+    }
+    return files;
+  })();
+  return demo;
+}
+
 for (const kind of STORE_KINDS) {
   describe(`event files on ${kind}`, () => {
     const stores: TestStore[] = [];
@@ -36,17 +54,7 @@ for (const kind of STORE_KINDS) {
     test('a generated chain as an event file, gzipped, in a directory and on stdin: every page as from its NDJSON', {
       timeout: 600_000,
     }, async () => {
-      const ndjsonFile = join(tmp, `demo-${kind}.ndjson`);
-      const evtsFile = join(tmp, `demo-${kind}.evts`);
-      const gzFile = join(tmp, `demo-${kind}.evts.gz`);
-      for (const [format, file] of [
-        ['ndjson', ndjsonFile],
-        ['evts', evtsFile],
-        ['evts.gz', gzFile],
-      ]) {
-        const res = await runCli(['demo', '--scale', 'small', '--seed', '3', '--format', format!, '--out', file!]);
-        assert.equal(res.code, 0, res.stderr);
-      }
+      const { ndjsonFile, evtsFile, gzFile } = await demoFiles();
       const json = await freshStore(stores, kind);
       assert.equal((await runCli(['ingest', ndjsonFile, ...json.args])).code, 0);
       const expected = await allPages(json, 7);

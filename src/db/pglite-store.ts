@@ -46,9 +46,10 @@ export class PgliteStore implements Store {
     private readonly worker: Worker,
     location: string,
     onBatch?: (members: number) => void,
+    now?: () => number,
   ) {
     this.location = location;
-    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch, ONE_THREAD_TUNING);
+    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch, ONE_THREAD_TUNING, now);
     worker.unref();
     worker.on('message', (m: ThreadMessage) => {
       if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
@@ -69,7 +70,8 @@ export class PgliteStore implements Store {
   }
 
   /** onBatch: told of each batch of statements (see queryRow), with its member count. */
-  static async open(dataDir: string, onBatch?: (members: number) => void): Promise<PgliteStore> {
+  /** `now`: the batches' clock (StatementBatches), for a test's own. */
+  static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
     const worker = startThread({ dataDir });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: ThreadMessage) => {
@@ -85,7 +87,7 @@ export class PgliteStore implements Store {
       await worker.terminate();
       throw err;
     });
-    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch);
+    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch, now);
   }
 
   private stop(cause: Error): void {

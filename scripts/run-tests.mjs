@@ -36,15 +36,16 @@ const files = [];
 // The longest files first (a run's times: EPOCHVIEW_TEST_TIMES), so that the run does not end
 // waiting for one of them alone: two files run at once.
 const LONGEST = [
-  'ingest/ingest',
-  'ingest/event-files',
   'operations/epoch-reward-summaries',
+  'ingest/ingest',
+  'web/explorer',
+  'ingest/event-files',
   'bench',
   'http/row-cache',
-  'web/explorer',
   'ingest/broker',
-  'cli/cli',
+  'http/statement-batches',
   'web/chain-strings',
+  'cli/cli',
 ];
 const rank = (file) => {
   const i = LONGEST.findIndex((name) => file === join('test', `${name}.test.ts`));

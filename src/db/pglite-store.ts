@@ -157,7 +157,10 @@ export class PgliteStore implements Store {
     if (!this.stopped) {
       await this.call({ op: 'close' });
       this.stop(new Error(`${this.location} is closed`));
-      // PGlite has closed (and synced its folder): the thread has nothing left to do.
+      // PGlite has closed (and synced its folder): the thread has nothing left to do. Referenced
+      // until it has exited: an unreferenced thread (idle, see call) let the event loop of a
+      // process with nothing else to do end with close() still pending.
+      this.worker.ref();
       await this.worker.terminate();
     }
     await this.exited;

@@ -69,8 +69,10 @@ export class PgliteStore implements Store {
     worker.on('error', (err) => this.stop(new Error(`the PGlite thread of ${location} failed: ${err.message}`, { cause: err })));
   }
 
-  /** onBatch: told of each batch of statements (see queryRow), with its member count. */
-  /** `now`: the batches' clock (StatementBatches), for a test's own. */
+  /**
+   * onBatch: told of each batch of statements (see queryRow), with its member count. now: the
+   * batches' clock (StatementBatches), for a test's own.
+   */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
     const worker = startThread({ dataDir });
     await new Promise<void>((resolve, reject) => {

@@ -13,10 +13,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const DIRS = ['src', 'test', 'bench', 'scripts', 'web', '.ci'];
 /** The folder beside the clone, built from its parts so that this file holds no path to it. */
-const BESIDE = ['..', 'shared'].join('/');
+const NAME = 'shared';
+const BESIDE = ['..', NAME].join('/');
 const CI_VEGA_DATA = `EPOCHVIEW_VEGA_FIXTURES=${BESIDE}/fixtures/vega npm run test:vega-data`;
 
-/** The folder beside the clone (either slash), a shared/fixtures or shared/docs path, or a path joined from '..' and 'shared'. */
+/** The folder beside the clone (either slash), its fixtures or docs folder named alone, or a path joined from '..' and its name. */
 const SHARED = /\.\.[\\/]+shared\b|\bshared[\\/]+(?:fixtures|docs)\b|['"`]\.\.['"`]\s*,\s*['"`]shared['"`]/;
 
 function files(dir: string): string[] {
@@ -31,9 +32,9 @@ function files(dir: string): string[] {
 test('the pattern catches the ways a file pointed to the folder beside the clone, and not the word alone', () => {
   for (const line of [
     `export const FIXTURES = fileURLToPath(new URL('../../${BESIDE}/fixtures/', import.meta.url));`,
-    "export const REAL_FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');",
+    `export const REAL_FIXTURE = join(ROOT, '..', '${NAME}', 'fixtures', 'vega', 'smoketest_to_block_5000.ndjson');`,
     ` * ${BESIDE}/docs/sources.md §1, for the payloads this service reads`,
-    '// In /work/shared/fixtures/vega/smoketest_to_block_5000 (a real network)',
+    `// In /work/${NAME}/fixtures/vega/smoketest_to_block_5000 (a real network)`,
     `see ${BESIDE.replace('/', '\\')}\\docs\\events.md`,
   ]) {
     assert.match(line, SHARED);

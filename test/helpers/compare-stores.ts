@@ -25,7 +25,8 @@ export function ingestSummary(stderr: string): string {
     .trim();
 }
 
-async function withStore<T>(ts: TestStore, fn: (store: Store) => Promise<T>): Promise<T> {
+/** `fn` over the test store, opened for it and closed after. */
+export async function withStore<T>(ts: TestStore, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await ts.open();
   try {
     return await fn(store);

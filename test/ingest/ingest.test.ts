@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FIXTURES, runCli } from '../helpers/cli.js';
+import { dumpStore, withStore } from '../helpers/compare-stores.js';
 import { dumpReadModels, scalar } from '../helpers/dump.js';
 import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
 import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../helpers/stores.js';
@@ -36,18 +37,12 @@ for (const kind of STORE_KINDS) {
     };
     const ingest = async (s: TestStore, file: string, stdin?: string) => runCli(['ingest', file, ...s.args], { stdin });
     /** The read models, and the first value of each of `sql`'s statements, from one opening of the store. */
-    const inspect = async (s: TestStore, ...sql: string[]) => {
-      const store = await s.open();
-      try {
-        const models = await dumpReadModels(store);
+    const inspect = (s: TestStore, ...sql: string[]) =>
+      withStore(s, async (store) => {
         const values: (string | null)[] = [];
         for (const statement of sql) values.push(await scalar(store, statement));
-        return { models, values };
-      } finally {
-        await store.close();
-      }
-    };
-    const dump = async (s: TestStore) => (await inspect(s)).models;
+        return { models: await dumpReadModels(store), values };
+      });
 
     test('referral-sets fixture: sets, referees, totals, replayed block skipped', async () => {
       const s = await fresh();
@@ -57,7 +52,7 @@ for (const kind of STORE_KINDS) {
       assert.match(res.stderr, /refereeJoinedReferralSet\s+110\n/);
       assert.match(res.stderr, /referralSetCreated\s+13\n/);
       assert.match(res.stderr, /skipped: 131\n\s+BUS_EVENT_TYPE_PARTY_ACTIVITY_STREAK\s+10\n\s+BUS_EVENT_TYPE_TIME_UPDATE\s+121/);
-      const d = await dump(s);
+      const d = await dumpStore(s);
       assert.equal(d.referral_sets!.length, 13);
       assert.equal(d.referral_set_referees!.length, 107);
       // Every referee counts once, in its current set.
@@ -136,17 +131,17 @@ for (const kind of STORE_KINDS) {
       const s = await fresh();
       const file = `${FIXTURES}team-stats.ndjson`;
       assert.equal((await ingest(s, file)).code, 0);
-      const first = await dump(s);
+      const first = await dumpStore(s);
       const again = await ingest(s, file);
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /ingested 0 blocks \(13 already applied, skipped\), 0 events/);
-      assert.deepEqual(await dump(s), first);
+      assert.deepEqual(await dumpStore(s), first);
     });
 
     test('every input shape, enums by number and 64-bit integers as numbers give the same read models', async () => {
       const plain = await fresh();
       assert.equal((await ingest(plain, `${FIXTURES}team-stats.ndjson`)).code, 0);
-      const expected = await dump(plain);
+      const expected = await dumpStore(plain);
 
       // Group the events of each block into one line, alternating the two batch shapes, and
       // rewrite enums as numbers and 64-bit integers as JSON numbers.
@@ -180,7 +175,7 @@ for (const kind of STORE_KINDS) {
       const shaped = await fresh();
       const res = await ingest(shaped, writeInput(`shapes-${kind}.ndjson`, lines));
       assert.equal(res.code, 0, res.stderr);
-      assert.deepEqual(await dump(shaped), expected);
+      assert.deepEqual(await dumpStore(shaped), expected);
     });
 
     test('stdin input, blocks without markers, unknown event types skipped and counted', async () => {
@@ -196,7 +191,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, /ingested 2 blocks \(0 already applied, skipped\), 2 events/);
       assert.match(res.stderr, /skipped: 3\n\s+999\s+1\n\s+BUS_EVENT_TYPE_SOMETHING_NEW\s+1\n\s+BUS_EVENT_TYPE_TIME_UPDATE\s+1/);
-      const d = await dump(s);
+      const d = await dumpStore(s);
       assert.deepEqual(d.chain_head, ['8|1700000000123456789||null']);
       assert.deepEqual(d.referral_sets, [`${hex('01')}|${hex('02')}|1700000000000000000|1700000000000000000|1`]);
     });
@@ -217,7 +212,7 @@ for (const kind of STORE_KINDS) {
         res.stderr,
         /^error: \S+\/bad-\w+\.ndjson: line 10, event 3-2, field rewardPayout\.amount: expected an integer, got "12x"$/m,
       );
-      let d = await dump(s);
+      let d = await dumpStore(s);
       assert.equal(d.chain_head![0]!.split('|')[0], '2');
       assert.deepEqual(
         d.referral_sets!.map((r) => r.slice(0, 2)),
@@ -229,10 +224,10 @@ for (const kind of STORE_KINDS) {
       const again = await runCli(['ingest', writeInput(`fixed-${kind}.ndjson`, fixed), ...s.args]);
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /ingested 2 blocks \(2 already applied, skipped\)/);
-      d = await dump(s);
+      d = await dumpStore(s);
       const clean = await fresh();
       assert.equal((await runCli(['ingest', writeInput(`clean-${kind}.ndjson`, fixed), ...clean.args])).code, 0);
-      assert.deepEqual(d, await dump(clean));
+      assert.deepEqual(d, await dumpStore(clean));
       // c1 moved to set 02 (higher epoch); set 01 keeps c2: totals are current referees + 1.
       assert.deepEqual(
         d.referral_sets!.map((r) => `${r.slice(0, 2)}:${r.split('|')[4]}`),
@@ -250,7 +245,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stderr, /warning: block 2 \(\S+\/open-\w+\.ndjson: line 4\) has no endBlock; not applied/);
       assert.deepEqual(
-        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
         ['01'],
       );
     });
@@ -267,7 +262,7 @@ for (const kind of STORE_KINDS) {
       // The last line (endBlock 2) has no newline: the input is finished, so it is a line.
       assert.match(res.stderr, /ingested 2 blocks \(0 already applied, skipped\), 2 events/);
       assert.doesNotMatch(res.stderr, /warning/);
-      assert.deepEqual(await dump(s), await dump(plain));
+      assert.deepEqual(await dumpStore(s), await dumpStore(plain));
     });
 
     test('line numbers count every line: \\r\\n ones, blank ones, a line holding a batch of events', async () => {
@@ -280,7 +275,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(res.code, 1, res.stderr);
       assert.match(res.stderr, /^error: line 7: not JSON \(/m);
       assert.deepEqual(
-        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
         ['01', '02'],
       );
     });
@@ -298,7 +293,7 @@ for (const kind of STORE_KINDS) {
         new RegExp(`^error: ${path}: line ${blocks.length + 1}: no newline within 128 MiB: not an event line$`, 'm'),
       );
       assert.deepEqual(
-        (await dump(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
         ['01', '02'],
       );
     });
@@ -377,7 +372,7 @@ for (const kind of STORE_KINDS) {
       });
     }
     test('after every bad input, nothing of it is in the store', async () => {
-      const dumped = await dump(await badInputStore!);
+      const dumped = await dumpStore(await badInputStore!);
       for (const [table, rows] of Object.entries(dumped)) assert.deepEqual(rows, [], table);
     });
   });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readSettings, settingsHelp, UsageError, type SettingName, type Settings } from './config.js';
 import { migrate } from './db/migrate.js';
 import { SCHEMA } from './schema.js';
@@ -121,6 +122,30 @@ const COMMANDS: Record<string, Command> = {
           (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
         );
       err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
+      return 0;
+    },
+  },
+  proto: {
+    summary: "print the gRPC service's .proto files (the npm package ships them in proto/), or write them into a folder",
+    usage: 'epochview proto [--out DIR]',
+    settings: [],
+    extraHelp:
+      '  --out <dir>                   write them under this folder, at the paths they import each other by, instead of printing them',
+    async run(argv) {
+      const { extra, positionals } = readSettings([], argv, process.env, { out: { type: 'string' } });
+      if (positionals.length > 0) throw new UsageError('proto takes no arguments');
+      const { protoFiles } = await import('./grpc/proto.js');
+      const dir = extra.out as string | undefined;
+      for (const file of protoFiles()) {
+        if (dir === undefined) {
+          out(`// ${file.path}\n${file.text}`);
+          continue;
+        }
+        const path = join(dir, file.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, file.text);
+        err(`wrote ${path}`);
+      }
       return 0;
     },
   },

@@ -26,6 +26,18 @@ export const SETTINGS = {
   dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
   port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'HTTP port' },
   host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
+  grpcPort: {
+    flag: 'grpc-port',
+    env: 'EPOCHVIEW_GRPC_PORT',
+    kind: 'int',
+    help: "serve: also answer gRPC on this port (the data-node's TradingDataService for the three operations, with reflection and health; the data-node's is 3007); unset: no gRPC",
+  },
+  grpcHost: {
+    flag: 'grpc-host',
+    env: 'EPOCHVIEW_GRPC_HOST',
+    kind: 'string',
+    help: 'serve: gRPC listen address; unset: the HTTP one (--host)',
+  },
   logLevel: {
     flag: 'log-level',
     env: 'LOG_LEVEL',

@@ -7,6 +7,8 @@ import type { Settings } from './config.js';
 export const SERVE_SETTINGS = [
   'port',
   'host',
+  'grpcPort',
+  'grpcHost',
   'databaseUrl',
   'dataDir',
   'poolSize',

@@ -18,6 +18,8 @@ import { ingestWithReport } from './ingest/report.js';
 import { createLogger, writeRequestLine } from './log.js';
 import { Metrics } from './http/metrics.js';
 import { ndjsonBatches } from './sources/ndjson/decoder.js';
+import { startGrpc, type GrpcDoor } from './grpc/server.js';
+import { RowCache } from './pagination/row-cache.js';
 import type { ServeSettings } from './serve-settings.js';
 
 /** serve as one of the processes of `serve --workers N` (src/cluster.ts). */
@@ -225,6 +227,8 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   // The follower is made once this process holds the writer lock; until then it waits for it.
   let follower: FileFollower | undefined;
   const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
+  // The rendered rows kept by version, shared by the doors (the REST door clears them when the chain changes).
+  const rowCache = settings.rowCacheMb > 0 ? new RowCache(settings.rowCacheMb * 2 ** 20) : undefined;
   const app = await buildServer({
     store,
     routes: ROUTES,
@@ -232,6 +236,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     metrics,
     responseCacheBytes: settings.responseCacheMb * 2 ** 20,
     rowCacheBytes: settings.rowCacheMb * 2 ** 20,
+    rowCache,
     trustProxy,
     startup: gate,
     member: role?.member,
@@ -250,6 +255,39 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   void signal.then(() => shutdown.abort());
   const address = await app.listen({ port: settings.port, host: settings.host });
   logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
+  let grpc: GrpcDoor | undefined;
+  if (settings.grpcPort !== undefined) {
+    try {
+      grpc = await startGrpc(
+        {
+          store,
+          rows: rowCache,
+          requestTimeoutMs: settings.requestTimeoutMs,
+          waitingFor: () => gate.waitingFor(),
+          logger: logger.child({ component: 'grpc' }),
+          record: (call) => {
+            metrics.observeGrpcCall(call.operation, call.codeName, call.ms / 1000);
+            const ms = Math.round(call.ms * 100) / 100;
+            writeRequestLine(logger, call.reqId, {
+              operation: call.operation,
+              method: 'gRPC',
+              url: call.path,
+              route: call.path,
+              status: call.code,
+              ms,
+            });
+          },
+        },
+        settings.grpcHost ?? settings.host,
+        settings.grpcPort,
+      );
+    } catch (err) {
+      await app.close();
+      await store.close();
+      throw settingError('grpcPort', `cannot listen: ${(err as Error).message}`);
+    }
+    logger.info({ address: grpc.address }, 'gRPC listening');
+  }
 
   const following = settings.follow;
   const follow: ServeWrites['follow'] = broker
@@ -294,6 +332,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     const checkpoint = await readCheckpoint(store);
     metrics.setHeight(checkpoint);
     gate.done();
+    grpc?.ready();
     role?.onReady();
     logger.info({ store: store.location }, 'store ready');
     const base = address.replace('0.0.0.0', '127.0.0.1');
@@ -310,6 +349,12 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
         `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,
         `  curl '${base}/api/v2/rewards/epoch/summaries?pagination.first=5'`,
         `  curl '${base}/readyz'   (and /healthz, /metrics)`,
+        ...(grpc
+          ? [
+              `gRPC: ${grpc.address} (datanode.api.v2.TradingDataService, with reflection and health)`,
+              `  grpcurl -plaintext -d '{"pagination":{"first":3}}' ${grpc.address.replace('0.0.0.0', '127.0.0.1')} datanode.api.v2.TradingDataService/ListReferralSets`,
+            ]
+          : []),
       ].join('\n'),
     );
   } catch (err) {
@@ -328,7 +373,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           process.exit(1);
         }, limitMs).unref()
       : undefined;
-  await Promise.all([app.close(), writes.stop()]);
+  await Promise.all([app.close(), grpc?.close(), writes.stop()]);
   await broker?.close();
   await store.close();
   clearTimeout(force);

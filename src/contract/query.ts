@@ -66,11 +66,18 @@ function convert(spec: FieldSpec, text: string): number | bigint | boolean | str
       if (!UINT.test(text)) throw parseError(`${field}: strconv.ParseUint: parsing ${goQuote(text)}: invalid syntax`);
       const n = BigInt(text);
       if (n > UINT64_MAX) throw parseError(`${field}: strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
-      // (fix) The reference stores these as int64 and fails with a 500 above 2^63-1.
-      if (n > INT64_MAX) throw parseError(`${field}: strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
-      return n;
+      return checkedUint64(spec, n, text);
     }
   }
+}
+
+/**
+ * A uint64 field's value, which must fit an int64. (fix) The reference stores these as int64
+ * and fails with a 500 above 2^63-1; here it is the parse error of the value (`text`, as given).
+ */
+export function checkedUint64(spec: FieldSpec, n: bigint, text = String(n)): bigint {
+  if (n > INT64_MAX) throw parseError(`parsing field "${spec.protoName}": strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
+  return n;
 }
 
 /** Go's %q for the simple strings that appear here. */

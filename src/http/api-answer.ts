@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, deadlineExceeded, internalError, unavailable } from '../contract/errors.js';
+import { type ApiError, unavailable } from '../contract/errors.js';
 import { goJson } from '../contract/json.js';
 import { parseQuery, queryPairs } from '../contract/query.js';
-import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
+import type { Store } from '../db/store.js';
+import { failureOf } from '../operations/failure.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
 import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
@@ -103,20 +104,8 @@ export async function answerApi(
     sent.vary = 'accept-encoding';
     return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
   } catch (err) {
-    const pretty = isPrettyUrl(url);
-    if (err instanceof ApiError) {
-      if (err.status === 504) log().warn({ operation: op.name, timeoutMs: a.limits.requestTimeoutMs }, 'request timeout');
-      return errorReply(err, pretty);
-    }
-    if (err instanceof StoreUnavailableError) {
-      log().warn({ err: err.message, operation: op.name }, 'store unavailable');
-      return errorReply(unavailable(), pretty);
-    }
-    if (err instanceof StoreTimeoutError) {
-      log().warn({ err: err.message, operation: op.name }, 'statement timeout');
-      return errorReply(deadlineExceeded(a.limits.requestTimeoutMs), pretty);
-    }
-    log().error({ err, operation: op.name }, 'operation failed');
-    return errorReply(internalError(op.errorCode, op.errorMessage), pretty);
+    const { error, log: line } = failureOf(op, err, a.limits.requestTimeoutMs);
+    if (line) log()[line.level](line.fields, line.msg);
+    return errorReply(error, isPrettyUrl(url));
   }
 }

@@ -49,6 +49,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly grpcRequests = new Counter({
+    name: 'epochview_grpc_requests_total',
+    help: 'gRPC calls of the TradingDataService answered, by method and status code name (OK, INVALID_ARGUMENT, …)',
+    labelNames: ['method', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly grpcDuration = new Histogram({
+    name: 'epochview_grpc_request_duration_seconds',
+    help: 'Time from receiving a gRPC call to its answer, by method and status code name',
+    labelNames: ['method', 'code'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
   readonly storeDuration = new Histogram({
     name: 'epochview_store_query_duration_seconds',
     help: 'Store calls: standalone queries and whole transactions, by kind and outcome (ok, error, unavailable)',
@@ -279,6 +294,19 @@ export class Metrics {
 
   /** The request series of each operation and status, bound once: finding them by labels hashes the labels each time. */
   private readonly requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+
+  /** A gRPC call: its method, the name of its status code, its time. */
+  observeGrpcCall(method: string, code: string, seconds: number): void {
+    const key = `grpc ${method} ${code}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method, code };
+      series = { count: this.grpcRequests.labels(labels), duration: this.grpcDuration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
+  }
 
   observeRequest(operation: string, status: number, seconds: number): void {
     const key = `${operation} ${status}`;

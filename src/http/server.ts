@@ -32,6 +32,8 @@ export interface ServerOptions {
   responseCacheBytes?: number;
   /** Bound of the rendered rows kept by version (see RowCache); 0 turns it off. DEFAULT_ROW_CACHE_BYTES when absent. */
   rowCacheBytes?: number;
+  /** The rendered rows kept by version when the caller shares them with another door (serve's gRPC), in place of rowCacheBytes'. */
+  rowCache?: RowCache | undefined;
   /** Proxies whose X-Forwarded-For names the client (request.ip, which the rate limit counts by); none when absent. */
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
@@ -112,7 +114,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const cache = new ResponseCache(opts.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, metrics.onCacheOutcome);
   metrics.watchResponseCache(cache);
   const rowCacheBytes = opts.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
-  const rows = rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined;
+  const rows = opts.rowCache ?? (rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined);
   if (rows) metrics.watchRowCache(rows);
   const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
   // Once closing (SIGTERM), answers close their connection (see the preClose hook).

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+import type { ApiError } from '../contract/errors.js';
+import { checkedUint64, type FieldSpec } from '../contract/query.js';
+import type { RequestOf } from '../operations/operation.js';
+import { type ItemResult, PageResult } from '../pagination/result.js';
+import { type GrpcMethod, PACKAGE, type RequestMessage } from './methods.js';
+import { TRADING_DATA_PROTO } from './proto.js';
+
+/**
+ * The protobuf side of the gRPC door: request bytes to an operation's request fields, a page to
+ * response bytes, an error to its status details. The messages are those of the shipped .proto
+ * files (made from the definitions: proto.ts), loaded by protobufjs. A page's nodes are the
+ * proto3 JSON the store renders for REST; protobufjs writes that JSON's values (64-bit integers
+ * as decimal strings) to their proto types, so the two doors show one rendering.
+ */
+
+/** proto/ in the package: beside dist/ (and src/) . */
+export const PROTO_DIR = fileURLToPath(new URL('../../proto/', import.meta.url));
+
+function loadRoot(): protobuf.Root {
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
+  return root.loadSync(TRADING_DATA_PROTO, { keepCase: false });
+}
+
+const root = loadRoot();
+
+/** A request message decoded: fields by their JSON (lowerCamelCase) names, 64-bit integers as strings, absent ones left out. */
+type Decoded = Record<string, unknown>;
+
+/** The decoded request is malformed protobuf (bad bytes, a value of the wrong wire type). */
+export class MalformedRequestError extends Error {
+  override name = 'MalformedRequestError';
+}
+
+const camelCase = (protoName: string) => protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** An operation field's value from the decoded message, as the REST door's query parsing would type it. */
+function fieldValue(spec: FieldSpec, value: unknown): unknown {
+  if (spec.repeated) return (value as unknown[] | undefined) ?? [];
+  if (value === undefined) return spec.keys.length > 0 ? undefined : ''; // a plain (path) string field is '' when absent
+  return spec.kind === 'uint64' ? checkedUint64(spec, BigInt(value as string)) : value;
+}
+
+function readFields(message: RequestMessage, decoded: Decoded, specs: Record<string, FieldSpec>, out: Record<string, unknown>): void {
+  for (const f of message.fields) {
+    if ('message' in f) readFields(f.message, (decoded[camelCase(f.name)] as Decoded | undefined) ?? {}, specs, out);
+    else out[f.field] = fieldValue(specs[f.field]!, decoded[camelCase(specs[f.field]!.protoName)]);
+  }
+}
+
+/** Encodes and decodes one method's messages. */
+export class MethodCodec {
+  private readonly requestType: protobuf.Type;
+  private readonly responseType: protobuf.Type;
+  private readonly key: string;
+
+  constructor(readonly method: GrpcMethod) {
+    const response = method.operation.response;
+    if (response.kind !== 'page') throw new Error(`${method.operation.name}: gRPC answers pages only`);
+    this.requestType = root.lookupType(`${PACKAGE}.${method.request.name}`);
+    this.responseType = root.lookupType(response.message);
+    this.key = response.key;
+  }
+
+  /** The operation's request from the request message's bytes (unknown fields are skipped, as proto3 says). */
+  request(bytes: Buffer): RequestOf<Record<string, FieldSpec>> {
+    let decoded: Decoded;
+    try {
+      decoded = this.requestType.toObject(this.requestType.decode(bytes), { longs: String }) as Decoded;
+    } catch (err) {
+      throw new MalformedRequestError((err as Error).message);
+    }
+    const out: Record<string, unknown> = {};
+    readFields(this.method.request, decoded, this.method.operation.fields, out);
+    return out as RequestOf<Record<string, FieldSpec>>;
+  }
+
+  /** The response message's bytes for a page. */
+  response(result: PageResult | ItemResult): Uint8Array {
+    if (!(result instanceof PageResult)) throw new Error(`${this.method.operation.name}: gRPC answers pages only`);
+    const page = result;
+    return this.responseType.encode({ [this.key]: { edges: page.edges(), pageInfo: page.pageInfo } }).finish();
+  }
+}
+
+const errorDetailType = root.lookupType('vega.ErrorDetail');
+const STATUS_CODE = (1 << 3) | 0;
+const STATUS_MESSAGE = (2 << 3) | 2;
+const STATUS_DETAILS = (3 << 3) | 2;
+const ANY_TYPE_URL = (1 << 3) | 2;
+const ANY_VALUE = (2 << 3) | 2;
+
+/**
+ * The google.rpc.Status of an error (grpc-status-details-bin): its code, message and details,
+ * each detail a google.protobuf.Any holding a vega.ErrorDetail. Two small well-known messages,
+ * written field by field rather than shipping their .proto files.
+ */
+export function statusDetails(err: ApiError): Buffer {
+  const w = protobuf.Writer.create();
+  w.uint32(STATUS_CODE).int32(err.code);
+  w.uint32(STATUS_MESSAGE).string(err.message);
+  for (const d of err.details) {
+    const value = errorDetailType.encode({ code: d.code, message: d.message, inner: d.inner }).finish();
+    w.uint32(STATUS_DETAILS).fork().uint32(ANY_TYPE_URL).string(d['@type']).uint32(ANY_VALUE).bytes(value).ldelim();
+  }
+  return Buffer.from(w.finish());
+}

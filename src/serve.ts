@@ -265,6 +265,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           requestTimeoutMs: settings.requestTimeoutMs,
           waitingFor: () => gate.waitingFor(),
           logger: logger.child({ component: 'grpc' }),
+          worker: role?.member.worker,
           record: (call) => {
             metrics.observeGrpcCall(call.operation, call.codeName, call.ms / 1000);
             const ms = Math.round(call.ms * 100) / 100;

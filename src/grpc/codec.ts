@@ -69,7 +69,10 @@ export class MethodCodec {
   request(bytes: Buffer): RequestOf<Record<string, FieldSpec>> {
     let decoded: Decoded;
     try {
-      decoded = this.requestType.toObject(this.requestType.decode(bytes), { longs: String }) as Decoded;
+      // As a Uint8Array, not a Buffer: protobufjs' Buffer reader cuts a string short at the end of
+      // the bytes where its plain reader refuses a length that runs past them.
+      const plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      decoded = this.requestType.toObject(this.requestType.decode(plain), { longs: String }) as Decoded;
     } catch (err) {
       throw new MalformedRequestError((err as Error).message);
     }

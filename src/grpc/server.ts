@@ -65,6 +65,8 @@ export interface GrpcOptions {
   /** Unexpected failures and warnings, as the REST door logs them. */
   logger: { warn(fields: object, msg: string): void; error(fields: object, msg: string): void };
   record: (call: CallRecord) => void;
+  /** serve --workers: the worker this is, named in each answer's x-epochview-worker header, as REST does. */
+  worker?: number | undefined;
 }
 
 export interface GrpcDoor {
@@ -147,6 +149,7 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
         );
         // The head the answer was read at, as response headers (not trailers), as REST sends them.
         const headers = new Metadata();
+        if (opts.worker !== undefined) headers.set('x-epochview-worker', String(opts.worker));
         if (result.head) {
           headers.set('x-block-height', result.head.height);
           headers.set('x-block-timestamp', result.head.time);
@@ -166,7 +169,7 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
         answer(errorStatus(error));
       } finally {
         // A client that went away (or whose deadline passed) got no answer from us.
-        if (call.cancelled && code === Status.OK) code = timeLeft(call, 0) <= 0 ? Status.DEADLINE_EXCEEDED : Status.CANCELLED;
+        if (call.cancelled) code = timeLeft(call, 0) <= 0 ? Status.DEADLINE_EXCEEDED : Status.CANCELLED;
         const ms = performance.now() - started;
         opts.record({
           reqId: `grpc-${(++lastId).toString(36)}`,

@@ -1,0 +1,382 @@
+/**
+ * The gRPC door of a real `serve --grpc-port`, on both stores: reflection (v1 and v1alpha), the
+ * health service, the statuses of what is not a call we answer (an unknown method, malformed
+ * bytes, an oversized request, a wrong content type), a 5,000-row page sent whole, metrics and
+ * the request log. On the PostgreSQL server, with a lock holding a statement: client deadlines
+ * and the request timeout, a client that goes away mid-call, graceful shutdown, and every worker
+ * of --workers answering.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'node:http2';
+import { after, before, describe, test } from 'node:test';
+import {
+  type Client,
+  type ClientDuplexStream,
+  credentials,
+  makeGenericClientConstructor,
+  Metadata,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { service as healthService } from 'grpc-health-check';
+import pg from 'pg';
+import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+import { blockLines, payout } from '../helpers/events.js';
+import { grpcAddress, PROTO_DIR, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
+import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { createPgCluster } from '../../scripts/pg-cluster.js';
+
+/** The project's messages, from its shipped .proto files (imports resolve from proto/). */
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
+root.loadSync('data-node/api/v2/trading_data.proto');
+const type = (name: string) => root.lookupType(name);
+const encode = (name: string, value: object) =>
+  Buffer.from(
+    type(`datanode.api.v2.${name}`)
+      .encode(type(`datanode.api.v2.${name}`).fromObject(value))
+      .finish(),
+  );
+/** A list response's connection, as protobufjs reads it (field names in lowerCamelCase). */
+interface Connection {
+  edges: unknown[];
+  pageInfo: { hasNextPage: boolean };
+}
+const decode = (name: string, bytes: Buffer | undefined): Record<string, Connection> => {
+  const t = type(`datanode.api.v2.${name}`);
+  return t.toObject(t.decode(bytes!), { longs: String, defaults: true }) as Record<string, Connection>;
+};
+
+const SETS = `/${SERVICE}/ListReferralSets`;
+const SUMMARIES = `/${SERVICE}/ListEpochRewardSummaries`;
+
+/** Ids of the 5,001 summaries of the big page: one per asset. */
+const BIG_PAGE_ROWS = 5001;
+const bigPageBlock = () =>
+  `${blockLines(
+    10_000,
+    Array.from({ length: BIG_PAGE_ROWS }, (_, i) => payout('7', i.toString(16).padStart(64, '0'), String(1000 + i))),
+  ).join('\n')}\n`;
+
+/** The status code and message of a failed call. */
+const failure = (call: RawCall) => ({ code: call.error?.code, details: call.error?.details });
+
+type Callback<T> = (error: ServiceError | null, response: T) => void;
+interface HealthStub extends Client {
+  check(request: { service: string }, callback: Callback<{ status: string }>): void;
+}
+const HealthClient = makeGenericClientConstructor(healthService, 'Health');
+function healthCheck(address: string, service = ''): Promise<{ status?: string; error?: ServiceError }> {
+  const client = new HealthClient(address, credentials.createInsecure()) as unknown as HealthStub;
+  return new Promise((resolve) =>
+    client.check({ service }, (error, response) => {
+      client.close();
+      resolve(error ? { error } : { status: response.status });
+    }),
+  );
+}
+
+interface ReflectionAnswer {
+  list_services_response?: { service: { name: string }[] };
+  file_descriptor_response?: { file_descriptor_proto: Buffer[] };
+}
+interface ReflectionStub extends Client {
+  ServerReflectionInfo(): ClientDuplexStream<object, ReflectionAnswer>;
+}
+interface FileDescriptor {
+  service?: { name: string; method: { name: string; inputType: string; outputType: string }[] }[];
+}
+
+/** Reflection of one version: the services listed, and the methods of the service with their types. */
+async function reflect(address: string, version: 'v1' | 'v1alpha'): Promise<{ services: string[]; methods: string[] }> {
+  const dir = new URL('../../node_modules/@grpc/reflection/build/proto/', import.meta.url).pathname;
+  const pkg = loadSync(`grpc/reflection/${version}/reflection.proto`, { includeDirs: [dir], keepCase: true });
+  const Reflection = makeGenericClientConstructor(pkg[`grpc.reflection.${version}.ServerReflection`] as ServiceDefinition, 'R');
+  const client = new Reflection(address, credentials.createInsecure()) as unknown as ReflectionStub;
+  const ask = (request: object) =>
+    new Promise<ReflectionAnswer>((resolve, reject) => {
+      const stream = client.ServerReflectionInfo();
+      stream.on('data', (d: ReflectionAnswer) => {
+        resolve(d);
+        stream.end();
+      });
+      stream.on('error', reject);
+      stream.write(request);
+    });
+  const listed = await ask({ list_services: '' });
+  const described = await ask({ file_containing_symbol: SERVICE });
+  client.close();
+  const files = described.file_descriptor_response!.file_descriptor_proto.map(
+    (b) => descriptor.FileDescriptorProto.decode(b) as FileDescriptor,
+  );
+  const service = files.flatMap((f) => f.service ?? []).find((s) => s.name === 'TradingDataService')!;
+  const methods = service.method.map((m) => `${m.name}(${m.inputType}) ${m.outputType}`);
+  return { services: listed.list_services_response!.service.map((s) => s.name).sort(), methods };
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`gRPC on ${kind}`, () => {
+    let ts: TestStore;
+    let serve: ServeProcess;
+    let address: string;
+    before(async () => {
+      ts = await createTestStore(kind);
+      const res = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
+      assert.equal(res.code, 0, res.stderr);
+      const big = await runCli(['ingest', '-', ...ts.args], { stdin: bigPageBlock() });
+      assert.equal(big.code, 0, big.stderr);
+      serve = await startServe([...ts.args, '--grpc-port', '0', '--demo-on-empty', 'false']);
+      address = grpcAddress(serve);
+    });
+    after(async () => {
+      await serve?.stop();
+      await ts?.drop();
+    });
+
+    test('reflection (v1 and v1alpha) lists the service and describes its three methods', async () => {
+      for (const version of ['v1', 'v1alpha'] as const) {
+        assert.deepEqual(await reflect(address, version), {
+          services: [SERVICE, 'grpc.health.v1.Health'],
+          methods: [
+            'ListReferralSets(.datanode.api.v2.ListReferralSetsRequest) .datanode.api.v2.ListReferralSetsResponse',
+            'ListTeamMembersStatistics(.datanode.api.v2.ListTeamMembersStatisticsRequest) .datanode.api.v2.ListTeamMembersStatisticsResponse',
+            'ListEpochRewardSummaries(.datanode.api.v2.ListEpochRewardSummariesRequest) .datanode.api.v2.ListEpochRewardSummariesResponse',
+          ],
+        });
+      }
+    });
+
+    test('health: SERVING for the server and the service, NOT_FOUND for another', async () => {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      assert.deepEqual(await healthCheck(address, SERVICE), { status: 'SERVING' });
+      assert.equal((await healthCheck(address, 'nope.Service')).error?.code, status.NOT_FOUND);
+    });
+
+    test('unknown methods and services: UNIMPLEMENTED', async () => {
+      const client = rawClient(address);
+      for (const path of [`/${SERVICE}/ListMarkets`, `/${SERVICE}/GetVegaTime`, '/nope.Service/Call']) {
+        assert.equal((await rawCall(client, path, Buffer.alloc(0))).error?.code, status.UNIMPLEMENTED, path);
+      }
+      client.close();
+    });
+
+    test('malformed bytes: INVALID_ARGUMENT; unknown fields are skipped', async () => {
+      const client = rawClient(address);
+      const bad = await rawCall(client, SETS, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]));
+      assert.equal(bad.error?.code, status.INVALID_ARGUMENT);
+      assert.match(bad.error!.details, /^grpc: error unmarshalling request: /);
+      // Field 99 (a varint) and field 2 as first=2: the first is skipped, as proto3 says.
+      const unknown = Buffer.concat([Buffer.from([0x98, 0x06, 0x01]), encode('ListReferralSetsRequest', { pagination: { first: 2 } })]);
+      const ok = await rawCall(client, SETS, unknown);
+      assert.equal(ok.error, null);
+      assert.equal(decode('ListReferralSetsResponse', ok.response).referralSets!.edges.length, 2);
+      client.close();
+    });
+
+    test('a request over 4 MiB: RESOURCE_EXHAUSTED; the server answers on', async () => {
+      const client = rawClient(address, { 'grpc.max_send_message_length': -1 });
+      const huge = encode('ListReferralSetsRequest', { referrer: 'ab'.repeat(2 * 2 ** 20 + 1) });
+      assert.equal((await rawCall(client, SETS, huge)).error?.code, status.RESOURCE_EXHAUSTED);
+      assert.equal((await rawCall(client, SETS, Buffer.alloc(0))).error, null);
+      client.close();
+    });
+
+    test('a wrong content type: HTTP 415, no call; the server answers on', async () => {
+      const session = connect(`http://${address}`);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = session.request({ ':method': 'POST', ':path': SETS, 'content-type': 'application/json' });
+        let body = '';
+        let code = 0;
+        req.on('response', (headers) => (code = Number(headers[':status'])));
+        req.on('data', (d: Buffer) => (body += d));
+        req.on('end', () => resolve({ status: code, body }));
+        req.on('error', reject);
+        req.end('{}');
+      });
+      session.close();
+      assert.equal(answer.status, 415);
+      assert.equal(answer.body, '');
+      assert.equal((await healthCheck(address)).status, 'SERVING');
+    });
+
+    test('a 5,000-row page is sent whole, with the block headers', async () => {
+      const client = rawClient(address, { 'grpc.max_receive_message_length': 64 * 2 ** 20 });
+      const call = await rawCall(client, SUMMARIES, encode('ListEpochRewardSummariesRequest', { pagination: { first: 5000 } }));
+      assert.equal(call.error, null);
+      const page = decode('ListEpochRewardSummariesResponse', call.response).summaries!;
+      assert.equal(page.edges.length, 5000);
+      assert.equal(page.pageInfo.hasNextPage, true);
+      assert.deepEqual(call.headers?.get('x-block-height'), ['10000']);
+      assert.match(String(call.headers?.get('x-block-timestamp')[0]), /^\d{19}$/);
+      client.close();
+    });
+
+    test('/metrics counts calls by method and code; each call has its request log line', async () => {
+      const metrics = async () => (await get(`${serve.url}/metrics`)).text;
+      const series = (code: string) => `epochview_grpc_requests_total{method="ListReferralSets",code="${code}"}`;
+      const before = await metrics();
+      const client = rawClient(address);
+      await rawCall(client, SETS, encode('ListReferralSetsRequest', { pagination: { first: 1 } }));
+      await rawCall(client, SETS, encode('ListReferralSetsRequest', { pagination: { first: 1 } }));
+      const bad = await rawCall(client, SETS, encode('ListReferralSetsRequest', { referrer: 'zz' }));
+      client.close();
+      assert.deepEqual(failure(bad), { code: status.INVALID_ARGUMENT, details: 'InvalidArgument error' });
+      const now = await metrics();
+      assert.equal((sample(now, series('OK')) ?? 0) - (sample(before, series('OK')) ?? 0), 2);
+      assert.equal((sample(now, series('INVALID_ARGUMENT')) ?? 0) - (sample(before, series('INVALID_ARGUMENT')) ?? 0), 1);
+      await eventually(
+        'the request lines',
+        () => serve.logs().filter((l) => l.method === 'gRPC' && l.status === status.INVALID_ARGUMENT).length >= 1,
+      );
+      const line = serve.logs().find((l) => l.method === 'gRPC' && l.status === status.INVALID_ARGUMENT)!;
+      assert.deepEqual(
+        { operation: line.operation, url: line.url, route: line.route, msg: line.msg },
+        { operation: 'ListReferralSets', url: SETS, route: SETS, msg: 'request' },
+      );
+    });
+  });
+}
+
+describe('gRPC on a PostgreSQL server: deadlines, a vanishing client, shutdown, workers, an outage', {
+  skip: !STORE_KINDS.includes('postgres'),
+}, () => {
+  let ts: TestStore;
+  before(async () => {
+    ts = await createTestStore('postgres');
+    const res = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
+    assert.equal(res.code, 0, res.stderr);
+  });
+  after(async () => ts?.drop());
+
+  /** Holds an exclusive lock on referral_sets until released: a page of referral sets waits for it. */
+  async function lockSets(): Promise<{ release(): Promise<void> }> {
+    const client = new pg.Client({ connectionString: ts.databaseUrl });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('LOCK TABLE referral_sets IN ACCESS EXCLUSIVE MODE');
+    let released: Promise<void> | undefined;
+    return {
+      release: () => (released ??= client.query('ROLLBACK').then(() => client.end())),
+    };
+  }
+
+  test('a client deadline and the request timeout answer DEADLINE_EXCEEDED; a client that goes away is CANCELLED; no crash', async () => {
+    const serve = await startServe([...ts.args, '--grpc-port', '0', '--request-timeout-ms', '1500', '--response-cache-mb', '0']);
+    const client = rawClient(grpcAddress(serve));
+    const lock = await lockSets();
+    try {
+      const request = encode('ListReferralSetsRequest', { pagination: { first: 1 } });
+      // The client's deadline: the status is the client's own (grpc-js writes its timings into the text).
+      assert.equal((await rawCall(client, SETS, request, 300)).error?.code, status.DEADLINE_EXCEEDED);
+      assert.deepEqual(failure(await rawCall(client, SETS, request)), {
+        code: status.DEADLINE_EXCEEDED,
+        details: 'Deadline exceeded error: no answer within 1500 ms',
+      });
+      // A call cancelled by its client while its statement waits.
+      const cancelled = await new Promise<ServiceError | null>((resolve) => {
+        const call = client.makeUnaryRequest(
+          SETS,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          request,
+          new Metadata(),
+          {},
+          (err) => resolve(err),
+        );
+        setTimeout(() => call.cancel(), 100);
+      });
+      assert.equal(cancelled?.code, status.CANCELLED);
+      await eventually(
+        'the cancelled call logged',
+        () => serve.logs().some((l) => l.method === 'gRPC' && l.status === status.CANCELLED),
+        10_000,
+      );
+      await lock.release();
+      assert.equal((await rawCall(client, SETS, encode('ListReferralSetsRequest', {}))).error, null);
+    } finally {
+      await lock.release();
+      client.close();
+      assert.equal(await serve.stop(), 0);
+    }
+  });
+
+  test('SIGTERM: a call in flight finishes, new connections are refused, exit 0', async () => {
+    const serve = await startServe([...ts.args, '--grpc-port', '0', '--response-cache-mb', '0']);
+    const address = grpcAddress(serve);
+    const client = rawClient(address);
+    const lock = await lockSets();
+    try {
+      const inFlight = rawCall(client, SETS, encode('ListReferralSetsRequest', { pagination: { first: 3 } }));
+      await eventually('the statement waiting for the lock', async () => {
+        const c = new pg.Client({ connectionString: ts.databaseUrl });
+        await c.connect();
+        const { rows } = await c.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'referral_sets'::regclass`,
+        );
+        await c.end();
+        return rows[0].n > 0;
+      });
+      serve.child.kill('SIGTERM');
+      await eventually('shutting down', () => serve.logs().some((l) => String(l.msg).startsWith('shutting down')));
+      assert.equal((await healthCheck(address)).error?.code, status.UNAVAILABLE, 'no new connection');
+      await lock.release();
+      const answered = await inFlight;
+      assert.equal(answered.error, null);
+      assert.equal(decode('ListReferralSetsResponse', answered.response).referralSets!.edges.length, 3);
+      assert.equal(await serve.exited, 0);
+    } finally {
+      await lock.release();
+      client.close();
+      await serve.stop();
+    }
+  });
+
+  test('--workers 2: every worker answers gRPC', async () => {
+    const serve = await startServe([...ts.args, '--grpc-port', '0', '--workers', '2', '--log-level', 'warn']);
+    try {
+      const address = grpcAddress(serve);
+      const seen = new Set<string>();
+      // Each client is a connection of its own, which the cluster hands to the next worker; a
+      // worker still starting answers UNAVAILABLE, as its REST answers 503.
+      await eventually('both workers answering', async () => {
+        const client = rawClient(address, { 'grpc.use_local_subchannel_pool': 1 });
+        const call = await rawCall(client, SETS, encode('ListReferralSetsRequest', { pagination: { first: 1 } }));
+        client.close();
+        if (call.error === null) seen.add(String(call.headers?.get('x-epochview-worker')[0]));
+        else assert.deepEqual(failure(call), { code: status.UNAVAILABLE, details: 'Unavailable error' });
+        return seen.size === 2;
+      });
+      assert.deepEqual([...seen].sort(), ['1', '2']);
+    } finally {
+      assert.equal(await serve.stop(), 0);
+    }
+  });
+
+  test('the store down: health NOT_SERVING and calls UNAVAILABLE, then SERVING again', { timeout: 180_000 }, async () => {
+    const cluster = await createPgCluster();
+    const migrated = await runCli(['migrate', '--database-url', cluster.url]);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    const serve = await startServe(['--database-url', cluster.url, '--grpc-port', '0', '--log-level', 'error']);
+    const address = grpcAddress(serve);
+    const client = rawClient(address);
+    try {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      await cluster.stop();
+      await eventually('NOT_SERVING', async () => (await healthCheck(address)).status === 'NOT_SERVING');
+      const down = await rawCall(client, SETS, encode('ListReferralSetsRequest', {}));
+      assert.deepEqual(failure(down), { code: status.UNAVAILABLE, details: 'Unavailable error' });
+      await cluster.start();
+      await eventually('SERVING again', async () => (await healthCheck(address)).status === 'SERVING');
+      assert.equal((await rawCall(client, SETS, encode('ListReferralSetsRequest', {}))).error, null);
+    } finally {
+      client.close();
+      await serve.stop();
+      await cluster.destroy();
+    }
+  });
+});

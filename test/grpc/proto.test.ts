@@ -1,0 +1,50 @@
+/**
+ * The shipped .proto files (proto/) are the text made from the definitions (src/grpc/proto.ts),
+ * and carry the data-node's field numbers (grpc.md §2) for what clients send.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import protobuf from 'protobufjs';
+import { protoFiles } from '../../src/grpc/proto.js';
+import { PROTO_DIR } from '../helpers/grpc.js';
+
+test('proto/ holds the files made from the definitions (epochview proto --out proto writes them again)', () => {
+  for (const file of protoFiles()) assert.equal(readFileSync(`${PROTO_DIR}${file.path}`, 'utf8'), file.text, file.path);
+});
+
+test("the request messages' fields: the data-node's numbers, types and presence", () => {
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
+  root.loadSync('data-node/api/v2/trading_data.proto');
+  const fields = (name: string) =>
+    root
+      .lookupType(`datanode.api.v2.${name}`)
+      .fieldsArray.map((f) => `${f.options?.proto3_optional ? 'optional ' : f.repeated ? 'repeated ' : ''}${f.type} ${f.name}=${f.id}`);
+  assert.deepEqual(fields('ListReferralSetsRequest'), [
+    'optional string referralSetId=1',
+    'optional Pagination pagination=2',
+    'optional string referrer=3',
+    'optional string referee=4',
+  ]);
+  assert.deepEqual(fields('ListTeamMembersStatisticsRequest'), [
+    'string teamId=1',
+    'optional string partyId=2',
+    'optional uint64 aggregationEpochs=3',
+    'optional Pagination pagination=4',
+  ]);
+  assert.deepEqual(fields('ListEpochRewardSummariesRequest'), ['RewardSummaryFilter filter=1', 'optional Pagination pagination=4']);
+  assert.deepEqual(fields('RewardSummaryFilter'), [
+    'repeated string assetIds=1',
+    'repeated string marketIds=2',
+    'optional uint64 fromEpoch=3',
+    'optional uint64 toEpoch=4',
+  ]);
+  assert.deepEqual(fields('Pagination'), [
+    'optional int32 first=1',
+    'optional string after=2',
+    'optional int32 last=3',
+    'optional string before=4',
+    'optional bool newestFirst=5',
+  ]);
+});

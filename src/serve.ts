@@ -18,7 +18,7 @@ import { ingestWithReport } from './ingest/report.js';
 import { createLogger, writeRequestLine } from './log.js';
 import { Metrics } from './http/metrics.js';
 import { ndjsonBatches } from './sources/ndjson/decoder.js';
-import { startGrpc, type GrpcDoor } from './grpc/server.js';
+import type { GrpcDoor } from './grpc/server.js';
 import { RowCache } from './pagination/row-cache.js';
 import type { ServeSettings } from './serve-settings.js';
 
@@ -257,6 +257,8 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
   let grpc: GrpcDoor | undefined;
   if (settings.grpcPort !== undefined) {
+    // Loaded only when asked for: grpc-js and the .proto files cost every start about 150 ms of CPU.
+    const { startGrpc } = await import('./grpc/server.js');
     try {
       grpc = await startGrpc(
         {

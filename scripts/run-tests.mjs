@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
@@ -34,7 +35,7 @@ const files = [];
   }
 })(vegaData ? VEGA_DATA : 'test');
 // The longest files first (a run's times: EPOCHVIEW_TEST_TIMES), so that the run does not end
-// waiting for one of them alone: two files run at once.
+// waiting for one of them alone: CONCURRENCY files run at once.
 const LONGEST = [
   'operations/epoch-reward-summaries',
   'ingest/ingest',
@@ -52,6 +53,10 @@ const rank = (file) => {
   return i < 0 ? LONGEST.length : i;
 };
 files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+
+// One file more than the cores: a file often waits (for a process it started, a browser, a
+// poll), and the machine would idle while it does.
+const CONCURRENCY = Number(process.env.EPOCHVIEW_TEST_CONCURRENCY) || availableParallelism() + 1;
 
 const filter = process.argv.slice(vegaData ? 3 : 2);
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
@@ -114,10 +119,14 @@ try {
         `--test-reporter-destination=${env.EPOCHVIEW_TEST_TIMES}`,
       ]
     : [];
-  const res = spawnSync(process.execPath, [...NODE_FLAGS, '--import', 'tsx', '--test', '--test-concurrency=2', ...times, ...selected], {
-    stdio: 'inherit',
-    env,
-  });
+  const res = spawnSync(
+    process.execPath,
+    [...NODE_FLAGS, '--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...times, ...selected],
+    {
+      stdio: 'inherit',
+      env,
+    },
+  );
   status = res.status ?? 1;
 } finally {
   for (const t of templates) await t.drop();

@@ -18,7 +18,7 @@ import { runCli } from '../helpers/cli.js';
 import { epochEvent, hex, payout, refereeJoined, setCreated, teamsStats } from '../helpers/events.js';
 import { followTwice, type Followers } from '../helpers/followers.js';
 import { sample } from '../helpers/serve.js';
-import { get } from '../helpers/server.js';
+import { get, type HttpResult } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-row-cache-'));
@@ -62,9 +62,12 @@ type Page = {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
 };
 
-/** The URLs of every page of a walk of `base` with `size` rows a page, forward and backward, in both orders, as `server` answers them. */
-async function walkUrls(server: string, base: string, key: string, size: number): Promise<string[]> {
-  const urls: string[] = [];
+/** An answer of the server without kept rows (the truth), by its URL. */
+type Truth = [url: string, answer: HttpResult];
+
+/** Every page of a walk of `base` with `size` rows a page, forward and backward, in both orders, as `server` answers them. */
+async function walk(server: string, base: string, key: string, size: number): Promise<Truth[]> {
+  const pages: Truth[] = [];
   const sep = base.includes('?') ? '&' : '?';
   for (const newestFirst of [true, false]) {
     for (const [limit, cursor, more, next] of [
@@ -74,14 +77,15 @@ async function walkUrls(server: string, base: string, key: string, size: number)
       let at: string | null = null;
       for (;;) {
         const url: string = `${base}${sep}pagination.${limit}=${size}&pagination.newestFirst=${newestFirst}${at ? `&pagination.${cursor}=${encodeURIComponent(at)}` : ''}`;
-        urls.push(url);
-        const page = ((await get(server + url)).body as Record<string, Page>)[key]!;
+        const answer = await get(server + url);
+        pages.push([url, answer]);
+        const page = (answer.body as Record<string, Page>)[key]!;
         if (!page.pageInfo[more]) break;
         at = page.pageInfo[next];
       }
     }
   }
-  return urls;
+  return pages;
 }
 
 for (const kind of STORE_KINDS) {
@@ -116,21 +120,25 @@ for (const kind of STORE_KINDS) {
       const middleSet = sets[Math.floor(sets.length / 2)]!;
       const middleSummary = summaries[Math.floor(summaries.length / 2)]!;
 
-      /** Every page of both operations, as the truth walks them now: the same body and head on both servers. */
+      const truth = async (url: string): Promise<Truth> => [url, await get(plain.url + url)];
+      /**
+       * Every page of both operations, as the truth walks them now: the same body and head on both
+       * servers (the chain moves only between calls, so the walk's answers are the truth's).
+       */
       const compareAll = async (): Promise<string[]> => {
-        const urls = [
-          SETS,
-          ...(await walkUrls(plain.url, SETS, 'referralSets', 4)),
-          SUMMARIES,
-          ...(await walkUrls(plain.url, SUMMARIES, 'summaries', 97)),
-          `${SUMMARIES}?filter.assetIds=${middleSummary.assetId}&pagination.first=3`,
-          ...(await walkUrls(plain.url, `${STATS}?aggregationEpochs=1`, 'statistics', 3)),
-          ...(await walkUrls(plain.url, `${STATS}?aggregationEpochs=${teamEpochs}`, 'statistics', 3)),
-          `${STATS}?aggregationEpochs=${teamEpochs}&partyId=${members[1]}`,
+        const pages = [
+          await truth(SETS),
+          ...(await walk(plain.url, SETS, 'referralSets', 4)),
+          await truth(SUMMARIES),
+          ...(await walk(plain.url, SUMMARIES, 'summaries', 97)),
+          await truth(`${SUMMARIES}?filter.assetIds=${middleSummary.assetId}&pagination.first=3`),
+          ...(await walk(plain.url, `${STATS}?aggregationEpochs=1`, 'statistics', 3)),
+          ...(await walk(plain.url, `${STATS}?aggregationEpochs=${teamEpochs}`, 'statistics', 3)),
+          await truth(`${STATS}?aggregationEpochs=${teamEpochs}&partyId=${members[1]}`),
         ];
         const bodies: string[] = [];
-        for (const u of urls) {
-          const [r, p] = [await get(rows.url + u), await get(plain.url + u)];
+        for (const [u, p] of pages) {
+          const r = await get(rows.url + u);
           assert.equal(p.status, 200, `${u}: ${p.text}`);
           assert.equal(r.text, p.text, `${u} at ${followers!.height}`);
           assert.equal(r.headers.get('x-block-height'), p.headers.get('x-block-height'), u);

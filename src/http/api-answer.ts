@@ -3,6 +3,7 @@ import { ApiError, deadlineExceeded, internalError, unavailable } from '../contr
 import { goJson } from '../contract/json.js';
 import { parseQuery, queryPairs } from '../contract/query.js';
 import { StoreTimeoutError, StoreUnavailableError, type Store } from '../db/store.js';
+import type { AnyOperation } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
 import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
@@ -103,20 +104,28 @@ export async function answerApi(
     sent.vary = 'accept-encoding';
     return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
   } catch (err) {
-    const pretty = isPrettyUrl(url);
-    if (err instanceof ApiError) {
-      if (err.status === 504) log().warn({ operation: op.name, timeoutMs: a.limits.requestTimeoutMs }, 'request timeout');
-      return errorReply(err, pretty);
-    }
-    if (err instanceof StoreUnavailableError) {
-      log().warn({ err: err.message, operation: op.name }, 'store unavailable');
-      return errorReply(unavailable(), pretty);
-    }
-    if (err instanceof StoreTimeoutError) {
-      log().warn({ err: err.message, operation: op.name }, 'statement timeout');
-      return errorReply(deadlineExceeded(a.limits.requestTimeoutMs), pretty);
-    }
-    log().error({ err, operation: op.name }, 'operation failed');
-    return errorReply(internalError(op.errorCode, op.errorMessage), pretty);
+    return errorReply(failureOf(err, op, a.limits, log), isPrettyUrl(url));
   }
+}
+
+/**
+ * The contract's error for an operation's failure, whichever door asked: its own ApiError, or the
+ * store's outage or timeout, or else an internal error with the operation's code (logged, with
+ * nothing of it in the answer).
+ */
+export function failureOf(err: unknown, op: AnyOperation, limits: Limits, log: RequestLogger): ApiError {
+  if (err instanceof ApiError) {
+    if (err.status === 504) log().warn({ operation: op.name, timeoutMs: limits.requestTimeoutMs }, 'request timeout');
+    return err;
+  }
+  if (err instanceof StoreUnavailableError) {
+    log().warn({ err: err.message, operation: op.name }, 'store unavailable');
+    return unavailable();
+  }
+  if (err instanceof StoreTimeoutError) {
+    log().warn({ err: err.message, operation: op.name }, 'statement timeout');
+    return deadlineExceeded(limits.requestTimeoutMs);
+  }
+  log().error({ err, operation: op.name }, 'operation failed');
+  return internalError(op.errorCode, op.errorMessage);
 }

@@ -32,7 +32,7 @@ export interface ErrorJson {
 }
 
 /** An operation's error on a field, as the data-node writes it. */
-function apiErrorJson(err: ApiError, path: readonly (string | number)[] | undefined): ErrorJson {
+export function apiErrorJson(err: ApiError, path: readonly (string | number)[] | undefined): ErrorJson {
   const message = err.details.length > 0 ? err.details.map((d) => d.message).join(', ') : err.message;
   return { message, ...(path ? { path } : {}), extensions: { code: err.code, type: CODE_NAMES[err.code] ?? 'Unknown' } };
 }

@@ -7,7 +7,8 @@ import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
 import type { ChainHead } from '../pagination/result.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentCache, type DocumentLimits } from './documents.js';
-import { errorsBody } from './errors.js';
+import { apiErrorJson, errorsBody } from './errors.js';
+import { ApiError } from '../contract/errors.js';
 import { type Execution, executePrepared, type GraphqlRequest, prepare, type RootContext, sourcesOf } from './execute.js';
 import { OperationLabels } from './labels.js';
 
@@ -96,6 +97,15 @@ function fromQuery(url: string): GraphqlRequest {
   return { query: params.get('query') ?? '', operationName: params.get('operationName') || undefined, variables };
 }
 
+/**
+ * The cache key of a request: its document, operation and variables as coerced (those the
+ * operation declares, of our bounded input types: a client's other variables, nested however
+ * deep, neither matter nor get written).
+ */
+function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>): string {
+  return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query])}`;
+}
+
 export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): Promise<void> {
   const a = door.answers;
   const limits: DocumentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...door.limits };
@@ -141,13 +151,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     };
     const sources = sourcesOf(prepared.asked);
     try {
-      const done = sources
-        ? await a.cache.answer(
-            `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', req.variables ?? {}, req.query])}`,
-            sources,
-            compute,
-          )
-        : await compute();
+      const done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
       return send(reply, 200, done.body, done.head);
     } catch (err) {
       if (err instanceof FailedAnswer) return send(reply, 200, err.answer.body, err.answer.head);
@@ -164,6 +168,8 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
     scope.setErrorHandler((err: { statusCode?: number; message?: string }, request, reply) => {
       if (err instanceof TransportError) return send(reply, 400, errorsBody({ message: err.message }), null);
+      // The rate limit's 429 (its error is the contract's).
+      if (err instanceof ApiError) return send(reply, err.status, errorsBody(apiErrorJson(err, undefined)), null);
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) return send(reply, status, errorsBody({ message: err.message ?? 'bad request' }), null);
       request.log.error({ err }, 'unhandled error');

@@ -27,6 +27,7 @@ export const SERVE_SETTINGS = [
   'rateLimitMax',
   'rateLimitWindowMs',
   'trustProxy',
+  'graphqlUpstream',
   'startupTimeoutMs',
   'shutdownTimeoutMs',
   'workers',

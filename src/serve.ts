@@ -233,6 +233,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     responseCacheBytes: settings.responseCacheMb * 2 ** 20,
     rowCacheBytes: settings.rowCacheMb * 2 ** 20,
     trustProxy,
+    graphqlUpstream: settings.graphqlUpstream,
     startup: gate,
     member: role?.member,
     requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),

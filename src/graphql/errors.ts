@@ -1,4 +1,4 @@
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { ApiError } from '../contract/errors.js';
 import { goJson } from '../contract/json.js';
 import { ZERO_TIME } from './encode.js';
@@ -37,9 +37,16 @@ export function apiErrorJson(err: ApiError, path: readonly (string | number)[] |
   return { message, ...(path ? { path } : {}), extensions: { code: err.code, type: CODE_NAMES[err.code] ?? 'Unknown' } };
 }
 
+/** The error a resolver threw, under the GraphQLErrors that wrap it (stitching's delegation wraps ours once more). */
+function rootCause(err: GraphQLError): Error | undefined {
+  let cause: Error | undefined = err.originalError;
+  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
+  return cause;
+}
+
 /** An execution error (a resolver's, or graphql-js's own about a value) as written in the answer. */
 export function executionErrorJson(err: GraphQLError): ErrorJson {
-  const original = err.originalError;
+  const original = rootCause(err);
   if (original instanceof ApiError) return apiErrorJson(original, err.path);
   if (original instanceof ArgumentError) return { message: original.message, ...(err.path ? { path: err.path } : {}) };
   // graphql-js's own (a value a type cannot represent) or a delegated one: its message and path.

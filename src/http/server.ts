@@ -21,6 +21,7 @@ import type { Route } from './routes.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
 import { registerGraphql } from '../graphql/http.js';
 import { graphqlSchema } from '../graphql/index.js';
+import { registerGraphiql } from '../graphql/graphiql.js';
 
 export interface ServerOptions {
   store: Store;
@@ -225,10 +226,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     });
   }
 
-  await registerGraphql(app, { answers, ...graphqlSchema(opts.graphqlUpstream) });
+  const graphql = graphqlSchema(opts.graphqlUpstream, { timeoutMs: limits.requestTimeoutMs, log: opts.logger });
+  app.addHook('onClose', async () => graphql.close());
+  if (graphql.upstream) metrics.watchGraphqlUpstream(graphql.upstream);
+  await registerGraphql(app, { answers, schema: graphql.schema, onSchemaChange: graphql.onSchemaChange, page: registerGraphiql(app) });
   await registerDocs(app, opts.routes);
   registerExplorerPages(app);
-  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
+  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source, graphql.upstream);
   registerMetrics(app, metrics, opts.member?.clusterMetrics);
   const workerHeader: Record<string, string> = opts.member ? { 'x-epochview-worker': String(opts.member.worker) } : {};
   /** The headers every answer ends with: the worker's name, and once closing, Connection: close. */

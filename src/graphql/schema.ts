@@ -144,7 +144,13 @@ function messageType(def: MessageDef, views: Readonly<Record<string, MessageView
     name,
     description: def.doc,
     fields: () =>
-      Object.fromEntries(fields.map((f) => [f.name, { type: fieldType(f, view, types), description: f.doc, resolve: fieldResolver(f) }])),
+      Object.fromEntries(
+        fields.map((f) => [
+          f.name,
+          // The message field rides along for the compiled writers (compiled.ts).
+          { type: fieldType(f, view, types), description: f.doc, resolve: fieldResolver(f), extensions: { messageField: f } },
+        ]),
+      ),
   });
   types.add(type);
   return type;

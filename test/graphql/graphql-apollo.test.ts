@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { runNode } from '../helpers/cli.js';
-import { graphqlNode } from '../helpers/graphql.js';
+import { graphqlNode } from '../../bench/graphql-urls.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';

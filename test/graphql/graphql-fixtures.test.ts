@@ -5,101 +5,21 @@
  * errors with details are the data-node's GraphQL errors of §5. A request GraphQL cannot express
  * is one whose query string does not parse (GraphQL's types refuse such values before any
  * operation runs), asks oldest first (GraphQL has no newestFirst), or gives a number beyond Int.
+ * Each is asked as a plain document (answered by the compiled writers) and with a directive
+ * (answered by graphql-js's executor): both answer alike.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { goJson } from '../../src/contract/json.js';
-import { parseQuery, queryPairs } from '../../src/contract/query.js';
-import { ROUTES } from '../../src/http/routes.js';
+import { asGraphql, graphqlAnswer } from '../../bench/graphql-urls.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { type Expectation, loadExpectations } from '../helpers/fixtures.js';
-import { graphqlNode, postGraphql } from '../helpers/graphql.js';
+import { postGraphql } from '../helpers/graphql.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
-const INT_MAX = 2 ** 31 - 1;
-
-/** A REST request as a GraphQL document and its variables, the fields selected in REST's order; undefined when not expressible. */
-interface Asked {
-  field: string;
-  query: string;
-  variables: Record<string, unknown>;
-}
-
-const SELECTIONS: Record<string, string> = {
-  referralSets: 'id referrer createdAt updatedAt totalMembers',
-  teamMembersStatistics:
-    'partyId totalQuantumVolume totalQuantumRewards quantumRewards { epoch totalQuantumRewards } totalGamesPlayed gamesPlayed quantumVolumes { epoch totalQuantumVolumes }',
-  epochRewardSummaries: 'epoch assetId marketId rewardType amount',
-};
-
-function asGraphql(request: string): Asked | undefined {
-  const [path = '', query = ''] = request.split('?');
-  const route = ROUTES.slice(0, 3).find((r) => new RegExp(`^${r.path.replace(':teamId', '[^/]+')}$`).test(path));
-  if (!route) return undefined;
-  let fields: Record<string, unknown>;
-  try {
-    fields = parseQuery(queryPairs(query), route.operation.fields);
-  } catch {
-    return undefined;
-  }
-  if (fields.newestFirst === false) return undefined;
-  const int = (v: unknown) => (v === undefined ? undefined : BigInt(v as number) > BigInt(INT_MAX) ? null : Number(v));
-  const pagination = { first: fields.first, after: fields.after, last: fields.last, before: fields.before };
-  const variables: Record<string, unknown> = { pagination };
-  let field: string;
-  let args: string;
-  let defs: string;
-  if (route.path === '/api/v2/referral-sets') {
-    field = 'referralSets';
-    Object.assign(variables, { id: fields.referralSetId, referrer: fields.referrer, referee: fields.referee });
-    defs = '$id: ID, $referrer: ID, $referee: ID, $pagination: Pagination';
-    args = 'id: $id, referrer: $referrer, referee: $referee, pagination: $pagination';
-  } else if (route.path.startsWith('/api/v2/teams')) {
-    field = 'teamMembersStatistics';
-    const epochs = int(fields.aggregationEpochs);
-    if (epochs === null) return undefined;
-    Object.assign(variables, { teamId: decodeURIComponent(path.split('/')[4]!), partyId: fields.partyId, aggregationEpochs: epochs });
-    defs = '$teamId: ID!, $partyId: ID, $aggregationEpochs: Int, $pagination: Pagination';
-    args = 'teamId: $teamId, partyId: $partyId, aggregationEpochs: $aggregationEpochs, pagination: $pagination';
-  } else {
-    field = 'epochRewardSummaries';
-    const [fromEpoch, toEpoch] = [int(fields.fromEpoch), int(fields.toEpoch)];
-    if (fromEpoch === null || toEpoch === null) return undefined;
-    variables.filter = { assetIds: fields.assetIds, marketIds: fields.marketIds, fromEpoch, toEpoch };
-    defs = '$filter: RewardSummaryFilter, $pagination: Pagination';
-    args = 'filter: $filter, pagination: $pagination';
-  }
-  const selection = `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
-  return {
-    field,
-    query: `query Fixture(${defs}) { ${field}(${args}) { ${selection} } }`,
-    variables: JSON.parse(JSON.stringify(variables)),
-  };
-}
-
-type Json = Record<string, unknown>;
-/** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors). */
-function convert(field: string, status: number, body: Json): Json {
-  if (status === 200) {
-    const connection = Object.values(body)[0] as { edges: { node: Json; cursor: string }[]; pageInfo: Json };
-    const edges = connection.edges.map((e) => ({ node: graphqlNode(e.node), cursor: e.cursor }));
-    return {
-      data: { [field]: { edges: edges.length === 0 && field === 'epochRewardSummaries' ? null : edges, pageInfo: connection.pageInfo } },
-    };
-  }
-  const details = body.details as { message: string }[];
-  const codeNames: Record<number, string> = { 3: 'InvalidArgument', 13: 'Internal' };
-  const error = {
-    message: details.map((d) => d.message).join(', '),
-    path: [field],
-    extensions: { code: body.code, type: codeNames[body.code as number] },
-  };
-  return { errors: [error], data: field === 'referralSets' ? null : { [field]: null } };
-}
-
 const ERRORS = loadExpectations('errors');
 
 for (const kind of STORE_KINDS) {
@@ -129,7 +49,14 @@ for (const kind of STORE_KINDS) {
           assert.equal(rest.status, c.status, `${c.name}: REST as the fixture says`);
           const answer = await postGraphql(serve.url, { operationName: 'Fixture', query: gql.query, variables: gql.variables });
           assert.equal(answer.status, 200, `${c.name}: ${answer.text}`);
-          assert.equal(answer.text, goJson(convert(gql.field, rest.status, rest.body as Json)), c.name);
+          const expected = goJson(graphqlAnswer(gql.field, rest.status, rest.body as Record<string, unknown>));
+          assert.equal(answer.text, expected, c.name);
+          // A directive leaves the document to graphql-js's executor (the plain one is compiled: compiled.ts): alike.
+          const executed = await postGraphql(serve.url, {
+            query: gql.query.replace(') { edges', ') @include(if: true) { edges'),
+            variables: gql.variables,
+          });
+          assert.equal(executed.text, expected, `${c.name}, executed`);
           // Every GraphQL answer shows the head, an error's too (REST's errors show none).
           if (rest.status === 200) assert.equal(answer.headers.get('x-block-height'), rest.headers.get('x-block-height'), c.name);
           else assert.match(answer.headers.get('x-block-height') ?? '', /^\d+$/, c.name);

@@ -7,6 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import {
+  buildClientSchema,
+  buildSchema,
+  type GraphQLEnumType,
+  type GraphQLSchema,
+  getIntrospectionQuery,
+  type IntrospectionQuery,
+} from 'graphql';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { postGraphql } from '../helpers/graphql.js';
 import { eventually, sample, type ServeProcess, startServe } from '../helpers/serve.js';
@@ -21,6 +29,51 @@ const SET_NODE = {
   createdAt: '2024-03-01T00:05:00.123456Z',
 };
 const VALIDATION = { code: 'GRAPHQL_VALIDATION_FAILED' };
+
+/** The data-node's schema of the three queries (graphql.md §1), AccountType aside. */
+const DATA_NODE_SDL = `
+type Query {
+  referralSets(id: ID, referrer: ID, referee: ID, pagination: Pagination): ReferralSetConnection!
+  teamMembersStatistics(teamId: ID!, partyId: ID, aggregationEpochs: Int, pagination: Pagination): TeamMembersStatisticsConnection
+  epochRewardSummaries(filter: RewardSummaryFilter, pagination: Pagination): EpochRewardSummaryConnection
+}
+input Pagination { first: Int after: String last: Int before: String }
+input RewardSummaryFilter { assetIds: [ID!] marketIds: [ID!] fromEpoch: Int toEpoch: Int }
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String! endCursor: String! }
+type ReferralSetConnection { edges: [ReferralSetEdge]! pageInfo: PageInfo! }
+type ReferralSetEdge { node: ReferralSet! cursor: String! }
+type ReferralSet { id: ID! referrer: ID! totalMembers: Int! createdAt: Timestamp! updatedAt: Timestamp! }
+type TeamMembersStatisticsConnection { edges: [TeamMemberStatisticsEdge!]! pageInfo: PageInfo! }
+type TeamMemberStatisticsEdge { node: TeamMemberStatistics! cursor: String! }
+type TeamMemberStatistics {
+  partyId: String! totalQuantumVolume: String! quantumVolumes: [QuantumVolumesPerEpoch!]!
+  totalQuantumRewards: String! quantumRewards: [QuantumRewardsPerEpoch!]!
+  totalGamesPlayed: Int! gamesPlayed: [String!]!
+}
+type QuantumRewardsPerEpoch { epoch: Int! totalQuantumRewards: String! }
+type QuantumVolumesPerEpoch { epoch: Int! totalQuantumVolumes: String! }
+type EpochRewardSummaryConnection { edges: [EpochRewardSummaryEdge] pageInfo: PageInfo }
+type EpochRewardSummaryEdge { node: EpochRewardSummary! cursor: String! }
+type EpochRewardSummary { epoch: Int! marketId: ID assetId: ID! rewardType: AccountType! amount: String! }
+scalar Timestamp
+enum AccountType { ACCOUNT_TYPE_GLOBAL_REWARD }`;
+
+/** Each type's fields (or input fields) in order, with their types and arguments: what a schema says beyond descriptions. */
+function shape(schema: GraphQLSchema, names: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const name of names) {
+    const type = schema.getType(name);
+    if (!type || !('getFields' in type)) continue;
+    out[name] = Object.values(type.getFields()).map((f) => {
+      const args =
+        'args' in f && f.args.length > 0
+          ? `(${f.args.map((a: { name: string; type: unknown }) => `${a.name}: ${String(a.type)}`).join(', ')})`
+          : '';
+      return `${f.name}${args}: ${String(f.type)}`;
+    });
+  }
+  return out;
+}
 
 for (const kind of STORE_KINDS) {
   describe(`/graphql on ${kind}`, () => {
@@ -68,6 +121,18 @@ for (const kind of STORE_KINDS) {
         )}`,
       );
       assert.equal(vars.text, JSON.stringify({ data: { referralSets: { edges: [{ node: { totalMembers: 11 } }] } } }));
+    });
+
+    test("introspection shows the data-node's types, field order, arguments and nullability", async () => {
+      const res = await ask(getIntrospectionQuery());
+      assert.equal(res.status, 200);
+      const ours = buildClientSchema((res.body as { data: IntrospectionQuery }).data);
+      const expected = buildSchema(DATA_NODE_SDL);
+      const names = Object.keys(expected.getTypeMap()).filter((n) => !n.startsWith('__') && n !== 'AccountType');
+      assert.deepEqual(shape(ours, names), shape(expected, names));
+      const accountTypes = (ours.getType('AccountType') as GraphQLEnumType).getValues();
+      assert.equal(accountTypes.length, 31);
+      assert.equal(accountTypes.find((v) => v.name === 'ACCOUNT_TYPE_REWARD_AVERAGE_POSITION')?.deprecationReason, 'Deprecated');
     });
 
     test('other media types, batches and bad JSON are 400s; OPTIONS 200; HEAD 405', async () => {

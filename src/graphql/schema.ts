@@ -143,6 +143,8 @@ function messageType(def: MessageDef, views: Readonly<Record<string, MessageView
   const type = new GraphQLObjectType({
     name,
     description: def.doc,
+    // The message rides along for the compiled writers (compiled.ts): the order its nodes' text is in.
+    extensions: { message: def },
     fields: () =>
       Object.fromEntries(
         fields.map((f) => [

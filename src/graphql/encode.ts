@@ -29,18 +29,30 @@ function civil(days: number): string {
   return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
 }
 
+/** The last whole second written: a page's rows are often of the same second. */
+let lastSeconds = '';
+let lastWhole = '';
+
+/** `YYYY-MM-DDTHH:MM:SS` of Unix seconds (decimal digits, 0 or more). */
+function wholeSeconds(text: string): string {
+  if (text === lastSeconds) return lastWhole;
+  const seconds = Number(text);
+  const days = Math.floor(seconds / 86400);
+  const rest = seconds - days * 86400;
+  lastWhole = `${civil(days)}T${pad2(Math.floor(rest / 3600))}:${pad2(Math.floor((rest % 3600) / 60))}:${pad2(rest % 60)}`;
+  lastSeconds = text;
+  return lastWhole;
+}
+
 /** Go's RFC3339Nano in UTC of a Unix ns value (decimal digits, as REST writes it): the fraction's trailing zeros trimmed, none when zero. */
 export function rfc3339Nano(ns: string): string {
   const negative = ns.startsWith('-');
   if (negative || ns.length > 19) return rfc3339NanoBig(BigInt(ns));
-  const seconds = ns.length > 9 ? Number(ns.slice(0, -9)) : 0;
+  const seconds = ns.length > 9 ? ns.slice(0, -9) : '0';
   const fraction = ns.length > 9 ? ns.slice(-9) : ns.padStart(9, '0');
-  const days = Math.floor(seconds / 86400);
-  const rest = seconds - days * 86400;
-  const time = `${pad2(Math.floor(rest / 3600))}:${pad2(Math.floor((rest % 3600) / 60))}:${pad2(rest % 60)}`;
   let end = 9;
   while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
-  return `${civil(days)}T${time}${end === 0 ? '' : `.${fraction.slice(0, end)}`}Z`;
+  return `${wholeSeconds(seconds)}${end === 0 ? '' : `.${fraction.slice(0, end)}`}Z`;
 }
 
 /** The same of any int64 (before 1970 too), by Date. */

@@ -153,6 +153,12 @@ export const SETTINGS = {
     kind: 'string',
     help: "serve: proxies whose X-Forwarded-For names the client (for the rate limit): addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, or a number of hops; unset: the connection's own address",
   },
+  graphqlUpstream: {
+    flag: 'graphql-upstream',
+    env: 'EPOCHVIEW_GRAPHQL_UPSTREAM',
+    kind: 'string',
+    help: "serve: a data-node's /graphql URL that answers the GraphQL fields this service does not own (teams, epoch, party, …); learnt by introspection; unset: those fields are unknown (422)",
+  },
   startupTimeoutMs: {
     flag: 'startup-timeout-ms',
     env: 'EPOCHVIEW_STARTUP_TIMEOUT_MS',

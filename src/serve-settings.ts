@@ -29,6 +29,7 @@ export const SERVE_SETTINGS = [
   'rateLimitMax',
   'rateLimitWindowMs',
   'trustProxy',
+  'graphqlUpstream',
   'startupTimeoutMs',
   'shutdownTimeoutMs',
   'workers',

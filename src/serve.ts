@@ -238,6 +238,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     rowCacheBytes: settings.rowCacheMb * 2 ** 20,
     rowCache,
     trustProxy,
+    graphqlUpstream: settings.graphqlUpstream,
     startup: gate,
     member: role?.member,
     requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),

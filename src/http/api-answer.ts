@@ -4,6 +4,7 @@ import { goJson } from '../contract/json.js';
 import { parseQuery, queryPairs } from '../contract/query.js';
 import type { Store } from '../db/store.js';
 import { failureOf } from '../operations/failure.js';
+import type { AnyOperation } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
 import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
@@ -104,8 +105,13 @@ export async function answerApi(
     sent.vary = 'accept-encoding';
     return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
   } catch (err) {
-    const { error, log: line } = failureOf(op, err, a.limits.requestTimeoutMs);
-    if (line) log()[line.level](line.fields, line.msg);
-    return errorReply(error, isPrettyUrl(url));
+    return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));
   }
+}
+
+/** An operation's failure as the contract's error (operations/failure.ts), its line logged with the request's logger. */
+export function loggedFailure(err: unknown, op: AnyOperation, limits: Limits, log: RequestLogger): ApiError {
+  const { error, log: line } = failureOf(op, err, limits.requestTimeoutMs);
+  if (line) log()[line.level](line.fields, line.msg);
+  return error;
 }

@@ -22,25 +22,25 @@ const WEB_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 export const EXPLORER_PAGES = ['/', '/explorer/rewards', '/explorer/referral-sets', '/explorer/teams', '/explorer/teams/:teamId'];
 export const EXPLORER_ASSETS = '/explorer/assets';
 
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'no-cache';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
 
-interface File {
+export interface File {
   type: string;
   body: Buffer;
   gzipped: Buffer;
 }
 
-function file(type: string, body: Buffer): File {
+export function file(type: string, body: Buffer): File {
   return { type, body, gzipped: gzipSync(body, { level: 9 }) };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, f: File, cacheControl: string): FastifyReply {
+export function send(request: FastifyRequest, reply: FastifyReply, f: File, cacheControl: string): FastifyReply {
   reply.header('content-type', f.type).header('cache-control', cacheControl).header('vary', 'accept-encoding');
   // Already encoded: @fastify/compress leaves it as it is.
   if (sendsGzip(request.headers, f.body)) return reply.header('content-encoding', 'gzip').send(f.gzipped);

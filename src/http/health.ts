@@ -20,7 +20,8 @@ const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELEC
  * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
  * request timeout). A ready answer also reports the source of events when there is one (`source()`,
  * the broker socket or the followed file, with its state and error): a stopped source leaves the
- * service ready, answering from what was applied.
+ * service ready, answering from what was applied. So does a GraphQL upstream that is down (its
+ * state is shown): our own fields are still answered.
  */
 export function registerHealth(
   app: FastifyInstance,
@@ -28,6 +29,7 @@ export function registerHealth(
   timeoutMs: number,
   starting: () => string | undefined,
   source?: () => object,
+  graphqlUpstream?: () => object,
 ): void {
   app.get('/healthz', { config: { operation: 'healthz' } }, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
@@ -45,7 +47,12 @@ export function registerHealth(
     if (waitingFor !== undefined) return notReady(waitingFor);
     try {
       const [row] = await withDeadline(store.query<Head & RoleRow>(sql), timeoutMs);
-      const head = { blockHeight: row?.height ?? null, blockTime: row?.block_time ?? null, ...(source ? { source: source() } : {}) };
+      const head = {
+        blockHeight: row?.height ?? null,
+        blockTime: row?.block_time ?? null,
+        ...(source ? { source: source() } : {}),
+        ...(graphqlUpstream ? { graphqlUpstream: graphqlUpstream() } : {}),
+      };
       if (store.kind !== 'postgres' || !row) return reply.send({ status: 'ready', store: store.kind, ...head });
       const { role, replayLagBytes } = roleOf(row);
       return reply.send({ status: 'ready', store: store.kind, role, ...(role === 'standby' ? { replayLagBytes } : {}), ...head });

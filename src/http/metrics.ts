@@ -270,6 +270,23 @@ export class Metrics {
     this.broker?.bytes.inc(bytes);
   };
 
+  /** Registers the GraphQL upstream's gauges, read from `status` at each scrape. */
+  watchGraphqlUpstream(status: () => { state: string; learnt: number }): void {
+    const registers = [this.registry];
+    const up: Gauge = new Gauge({
+      name: 'epochview_graphql_upstream_up',
+      help: 'GraphQL upstream: 1 while its last request or introspection answered, else 0',
+      registers,
+      collect: (): void => up.set(status().state === 'up' ? 1 : 0),
+    });
+    const learnt: Gauge = new Gauge({
+      name: 'epochview_graphql_upstream_schemas_learnt',
+      help: 'GraphQL upstream: schemas learnt by introspection since start (a changed schema counts again)',
+      registers,
+      collect: (): void => learnt.set(status().learnt),
+    });
+  }
+
   /** Feeds the role gauges; pass as the chain head watch's onRole. */
   readonly onRole = (state: RoleState): void => {
     this.storeRole.set({ role: 'primary' }, state.role === 'primary' ? 1 : 0);

@@ -292,7 +292,9 @@ const DESCRIPTION = `Three read-only operations of the Vega data-node v2 REST AP
 
 **Pagination**: \`pagination.first\`/\`after\` for a forward page, \`pagination.last\`/\`before\` for a backward page, \`pagination.newestFirst\` (default true) for the display order. Default page size ${DEFAULT_PAGE_SIZE}, maximum ${MAX_PAGE_SIZE}. Cursors are full positions: paging never repeats or skips rows. \`hasNextPage\`/\`hasPreviousPage\` are exact.
 
-**Headers**: \`X-Block-Height\` and \`X-Block-Timestamp\` name the last ingested block the answer was read at.`;
+**Headers**: \`X-Block-Height\` and \`X-Block-Timestamp\` name the last ingested block the answer was read at.
+
+**GraphQL**: the same three queries as the data-node's GraphQL at [\`/graphql\`](graphql) (GraphiQL in a browser).`;
 
 /** The OpenAPI document of the given routes (the server's own list). */
 export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument {

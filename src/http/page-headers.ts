@@ -26,9 +26,11 @@ const POLICY = [
  */
 export const EXPLORER_CSP = [...POLICY, "require-trusted-types-for 'script'", "trusted-types 'none'"].join('; ');
 export const DOCS_CSP = POLICY.join('; ');
+/** GraphiQL sets markup from strings too (its docs' Markdown), and its stylesheet inlines its fonts as data: URLs. */
+export const GRAPHIQL_CSP = [...POLICY, 'font-src data:'].join('; ');
 
 /** The headers every answer of a page's scope carries, after its CSP. */
-function pageHeaders(csp: string): Record<string, string> {
+export function pageHeaders(csp: string): Record<string, string> {
   return {
     'content-security-policy': csp,
     // Files are taken as the type they are served with, never sniffed as script or HTML.

@@ -99,6 +99,11 @@ export class ResponseCache {
     this.doorkeeper = doorkeeperCapacity > 0 ? new Doorkeeper(doorkeeperCapacity) : undefined;
   }
 
+  /** The head answers are made at now (null while unknown): the headers of an answer that read nothing. */
+  get currentHead(): ChainHead | null {
+    return this.head;
+  }
+
   /** Bytes held, and entries. */
   get size(): { bytes: number; entries: number } {
     return { bytes: this.entriesBytes, entries: this.entries.size };

@@ -13,11 +13,15 @@ import { checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, type 
 import { Metrics, registerMetrics } from './metrics.js';
 import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
+import { operationLabel } from './operation-label.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
 import { apiFastPath, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
+import { registerGraphql } from '../graphql/http.js';
+import { graphqlSchema } from '../graphql/index.js';
+import { registerGraphiql } from '../graphql/graphiql.js';
 
 export interface ServerOptions {
   store: Store;
@@ -42,6 +46,8 @@ export interface ServerOptions {
   source?: () => object;
   /** One of several processes answering on one port (serve --workers); alone when absent. */
   member?: ClusterMember | undefined;
+  /** A data-node's /graphql that answers the GraphQL fields we do not own (see graphql/upstream.ts); none when absent. */
+  graphqlUpstream?: string | undefined;
   /** Writes a request's line at info; `logger.child({ reqId }).info(line, 'request')` when absent. */
   requestLog?: (reqId: string, line: RequestLine) => void;
 }
@@ -84,6 +90,8 @@ const QUIET_OPERATIONS = new Set(['healthz', 'readyz', 'metrics']);
 
 /** The operation label of a request for logs and metrics: the API operation or probe, else the route. */
 function operationOf(request: FastifyRequest): string {
+  const label = operationLabel(request);
+  if (label !== undefined) return label;
   const options = request.routeOptions as FastifyRequest['routeOptions'] | undefined;
   const config = options?.config as { operation?: string } | undefined;
   return config?.operation ?? options?.url ?? 'unmatched';
@@ -220,9 +228,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     });
   }
 
+  const graphql = graphqlSchema(opts.graphqlUpstream, { timeoutMs: limits.requestTimeoutMs, log: opts.logger });
+  app.addHook('onClose', async () => graphql.close());
+  if (graphql.upstream) metrics.watchGraphqlUpstream(graphql.upstream);
+  await registerGraphql(app, { answers, schema: graphql.schema, onSchemaChange: graphql.onSchemaChange, page: registerGraphiql(app) });
   await registerDocs(app, opts.routes);
   registerExplorerPages(app);
-  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source);
+  registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source, graphql.upstream);
   registerMetrics(app, metrics, opts.member?.clusterMetrics);
   const workerHeader: Record<string, string> = opts.member ? { 'x-epochview-worker': String(opts.member.worker) } : {};
   /** The headers every answer ends with: the worker's name, and once closing, Connection: close. */

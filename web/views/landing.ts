@@ -108,6 +108,7 @@ export async function landing(ctx: ViewContext): Promise<Rendered> {
         ),
         h('li', {}, link('explorer/teams', h('strong', {}, 'Teams'), h('span', {}, 'Teams and their members’ leaderboards'))),
         h('li', {}, link('docs', h('strong', {}, 'API docs'), h('span', {}, 'The OpenAPI document, to try every request'))),
+        h('li', {}, link('graphql', h('strong', {}, 'GraphQL'), h('span', {}, 'GraphiQL: the data-node’s GraphQL for these queries'))),
         h('li', {}, link('metrics', h('strong', {}, 'Metrics'), h('span', {}, 'Prometheus metrics of this server'))),
       ),
     ),

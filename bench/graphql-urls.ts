@@ -1,0 +1,123 @@
+import { goJson } from '../src/contract/json.js';
+import { parseQuery, queryPairs } from '../src/contract/query.js';
+import { ROUTES } from '../src/http/routes.js';
+
+/**
+ * REST requests as GraphQL documents, and REST answers as the GraphQL answers they convert to
+ * (graphql.md §3 and §5), written apart from the service's GraphQL door: the benchmark asks the
+ * same requests both ways with these, and test/graphql/graphql-fixtures.test.ts the fixtures'.
+ */
+
+/** Go's RFC3339Nano in UTC of a Unix ns string (graphql.md §3), written apart from the service's. */
+function rfc3339NanoOf(ns: string): string | null {
+  if (/^0+$/.test(ns)) return null;
+  const n = BigInt(ns);
+  const ms = Number(n / 1_000_000n);
+  const fraction = (n % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
+}
+
+/** A REST node's values in GraphQL's encodings (graphql.md §3): epochs and counts as numbers, times in RFC3339Nano. */
+export function graphqlNode(node: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'epoch' || key === 'totalMembers' || key === 'totalGamesPlayed') out[key] = Number(value);
+    else if (key === 'createdAt' || key === 'updatedAt') out[key] = rfc3339NanoOf(value as string);
+    else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === 'object' ? graphqlNode(v as Record<string, unknown>) : v));
+    else out[key] = value;
+  }
+  return out;
+}
+
+const INT_MAX = 2 ** 31 - 1;
+
+/** A REST request as a GraphQL document and its variables, the fields selected in REST's order; undefined when not expressible. */
+export interface Asked {
+  field: string;
+  query: string;
+  variables: Record<string, unknown>;
+}
+
+const SELECTIONS: Record<string, string> = {
+  referralSets: 'id referrer createdAt updatedAt totalMembers',
+  teamMembersStatistics:
+    'partyId totalQuantumVolume totalQuantumRewards quantumRewards { epoch totalQuantumRewards } totalGamesPlayed gamesPlayed quantumVolumes { epoch totalQuantumVolumes }',
+  epochRewardSummaries: 'epoch assetId marketId rewardType amount',
+};
+
+export function asGraphql(request: string): Asked | undefined {
+  const [path = '', query = ''] = request.split('?');
+  const route = ROUTES.slice(0, 3).find((r) => new RegExp(`^${r.path.replace(':teamId', '[^/]+')}$`).test(path));
+  if (!route) return undefined;
+  let fields: Record<string, unknown>;
+  try {
+    fields = parseQuery(queryPairs(query), route.operation.fields);
+  } catch {
+    return undefined;
+  }
+  if (fields.newestFirst === false) return undefined;
+  const int = (v: unknown) => (v === undefined ? undefined : BigInt(v as number) > BigInt(INT_MAX) ? null : Number(v));
+  const pagination = { first: fields.first, after: fields.after, last: fields.last, before: fields.before };
+  const variables: Record<string, unknown> = { pagination };
+  let field: string;
+  let args: string;
+  let defs: string;
+  if (route.path === '/api/v2/referral-sets') {
+    field = 'referralSets';
+    Object.assign(variables, { id: fields.referralSetId, referrer: fields.referrer, referee: fields.referee });
+    defs = '$id: ID, $referrer: ID, $referee: ID, $pagination: Pagination';
+    args = 'id: $id, referrer: $referrer, referee: $referee, pagination: $pagination';
+  } else if (route.path.startsWith('/api/v2/teams')) {
+    field = 'teamMembersStatistics';
+    const epochs = int(fields.aggregationEpochs);
+    if (epochs === null) return undefined;
+    Object.assign(variables, { teamId: decodeURIComponent(path.split('/')[4]!), partyId: fields.partyId, aggregationEpochs: epochs });
+    defs = '$teamId: ID!, $partyId: ID, $aggregationEpochs: Int, $pagination: Pagination';
+    args = 'teamId: $teamId, partyId: $partyId, aggregationEpochs: $aggregationEpochs, pagination: $pagination';
+  } else {
+    field = 'epochRewardSummaries';
+    const [fromEpoch, toEpoch] = [int(fields.fromEpoch), int(fields.toEpoch)];
+    if (fromEpoch === null || toEpoch === null) return undefined;
+    variables.filter = { assetIds: fields.assetIds, marketIds: fields.marketIds, fromEpoch, toEpoch };
+    defs = '$filter: RewardSummaryFilter, $pagination: Pagination';
+    args = 'filter: $filter, pagination: $pagination';
+  }
+  const selection = `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+  return {
+    field,
+    query: `query Fixture(${defs}) { ${field}(${args}) { ${selection} } }`,
+    variables: JSON.parse(JSON.stringify(variables)),
+  };
+}
+
+type Json = Record<string, unknown>;
+/** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors). */
+export function graphqlAnswer(field: string, status: number, body: Json): Json {
+  if (status === 200) {
+    const connection = Object.values(body)[0] as { edges: { node: Json; cursor: string }[]; pageInfo: Json };
+    const edges = connection.edges.map((e) => ({ node: graphqlNode(e.node), cursor: e.cursor }));
+    return {
+      data: { [field]: { edges: edges.length === 0 && field === 'epochRewardSummaries' ? null : edges, pageInfo: connection.pageInfo } },
+    };
+  }
+  const details = body.details as { message: string }[];
+  const codeNames: Record<number, string> = { 3: 'InvalidArgument', 13: 'Internal' };
+  const error = {
+    message: details.map((d) => d.message).join(', '),
+    path: [field],
+    extensions: { code: body.code, type: codeNames[body.code as number] },
+  };
+  return { errors: [error], data: field === 'referralSets' ? null : { [field]: null } };
+}
+
+/** A REST URL's request as GET /graphql (the benchmark's requests, all expressible). */
+export function graphqlUrl(restUrl: string): string {
+  const asked = asGraphql(restUrl);
+  if (!asked) throw new Error(`not expressible in GraphQL: ${restUrl}`);
+  return `/graphql?query=${encodeURIComponent(asked.query)}&variables=${encodeURIComponent(JSON.stringify(asked.variables))}`;
+}
+
+/** The GraphQL answer's text that a REST answer converts to. */
+export function graphqlAnswerOf(restUrl: string, restBody: string, status = 200): string {
+  return goJson(graphqlAnswer(asGraphql(restUrl)!.field, status, JSON.parse(restBody) as Json));
+}

@@ -1,0 +1,144 @@
+/**
+ * GraphQL beside REST (issue 28 §6): per scenario, the same distinct requests asked of one
+ * `serve` (response cache off) as REST URLs and as GraphQL documents (GET /graphql, the document
+ * selecting every field of the REST answer, its arguments as variables), measured with wrk in
+ * turns (REST, GraphQL, then GraphQL, REST…). Before measuring, every GraphQL answer is checked
+ * against its REST answer converted by graphql.md §3. `npm run build && npx tsx bench/graphql.ts --help`.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isDemoScale } from '../src/demo/scales.js';
+import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { describeMachine, loadAverage, today, writeResults } from './describe.js';
+import { graphqlAnswerOf, graphqlUrl } from './graphql-urls.js';
+import { demoFile, ingestOrReuse } from './ingest.js';
+import { type LoadResult, runLoad, wrkInstalled } from './load.js';
+import { random, readCursors, readKeys } from './sample.js';
+import { buildScenarios, selectScenarioIds } from './scenarios.js';
+import { startService } from './servers.js';
+import { benchStore, storeVersion } from './stores.js';
+
+const HELP = `usage: npm run build && npx tsx bench/graphql.ts [options]
+  --store s          postgres (the server of --database-url) or pglite (default postgres)
+  --scale s          demo chain (default medium)
+  --scenarios a,b    scenario ids, resources or names (default first50,default: 50 and 1,000 rows of each resource)
+  --urls n           distinct requests per scenario (default 1000)
+  --concurrency n    connections (default 32)
+  --duration s       seconds per measurement (default 5)
+  --warmup s         seconds of warm-up before each (default 2)
+  --rounds n         rounds, REST and GraphQL in turn, the order reversed every other round (default 2)
+  --reuse            keep the ingested store for the next run`;
+
+const { values, fail } = benchArgs(HELP, {
+  ...COMMON_OPTIONS,
+  store: { type: 'string', default: 'postgres' },
+  scale: { type: 'string', default: 'medium' },
+  scenarios: { type: 'string', default: 'first50,default' },
+  urls: { type: 'string', default: '1000' },
+  concurrency: { type: 'string', default: '32' },
+  duration: { type: 'string', default: '5' },
+  warmup: { type: 'string', default: '2' },
+  rounds: { type: 'string', default: '2' },
+  reuse: { type: 'boolean', default: false },
+});
+const int = (option: keyof typeof values) => {
+  const n = Number(values[option]);
+  if (!Number.isInteger(n) || n < 0) fail(`--${option} must be a whole number`);
+  return n;
+};
+const store = values.store;
+if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
+if (!isDemoScale(values.scale)) fail(`unknown scale ${values.scale}`);
+if (!wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
+const [perScenario, connections, duration, warmup, rounds, seed] = [
+  int('urls'),
+  int('concurrency'),
+  int('duration'),
+  int('warmup'),
+  int('rounds'),
+  int('seed'),
+];
+const cacheDir = resolve(values.cache);
+const log = progressLog('graphql');
+
+const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  const file = await demoFile(cacheDir, values.scale, seed, log);
+  const name = `graphql_${values.scale}_s${seed}${values.reuse ? '' : `_${process.pid}`}`;
+  const target = benchStore(store as 'postgres' | 'pglite', name, { databaseUrl: serverUrl(values['database-url']), cacheDir });
+  await ingestOrReuse(target, file, {
+    reuse: values.reuse,
+    marker: join(cacheDir, `ingested-${store}-${name}.json`),
+    what: 'this build',
+    log,
+  });
+  try {
+    const db = await target.open();
+    const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
+    const server = await startService([...target.args, '--response-cache-mb', '0'], 'warn');
+    const rows: string[] = [];
+    try {
+      const population = { keys, cursors: await readCursors(server.url, keys) };
+      const scenarios = buildScenarios(selectScenarioIds(values.scenarios.split(',')), population, perScenario, random(seed));
+      for (const sc of scenarios) {
+        const gql = sc.urls.map(graphqlUrl);
+        // Every request: the GraphQL answer is the REST answer in GraphQL's encodings.
+        for (const [i, url] of sc.urls.entries()) {
+          const [rest, answer] = await Promise.all([
+            fetch(server.url + url).then((r) => r.text()),
+            fetch(server.url + gql[i]!).then((r) => r.text()),
+          ]);
+          const expected = graphqlAnswerOf(url, rest);
+          if (answer !== expected)
+            throw new Error(`${sc.id}: ${url} answered otherwise by GraphQL:\n${answer.slice(0, 300)}\n${expected.slice(0, 300)}`);
+        }
+        const runs: { rest: LoadResult[]; graphql: LoadResult[] } = { rest: [], graphql: [] };
+        for (let round = 0; round < rounds; round++) {
+          const order = round % 2 === 0 ? (['rest', 'graphql'] as const) : (['graphql', 'rest'] as const);
+          for (const door of order) {
+            const urls = door === 'rest' ? sc.urls : gql;
+            if (warmup > 0) await runLoad({ baseUrl: server.url, urls, connections, duration: warmup });
+            const load = await runLoad({ baseUrl: server.url, urls, connections, duration });
+            runs[door].push(load);
+            log(`${sc.id} round ${round + 1} ${door}: ${n0(load.reqPerSec)} req/s, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`);
+          }
+        }
+        const rps = (xs: LoadResult[]) => mean(xs.map((x) => x.reqPerSec));
+        const ms = (xs: LoadResult[]) => `${mean(xs.map((x) => x.p50)).toFixed(1)} / ${mean(xs.map((x) => x.p99)).toFixed(1)}`;
+        const errors = (xs: LoadResult[]) => xs.reduce((s, x) => s + x.errors, 0);
+        rows.push(
+          `| ${sc.id} | ${n0(sc.urls.length)} | ${n0(rps(runs.rest))} | ${n0(rps(runs.graphql))} | ${(rps(runs.graphql) / rps(runs.rest)).toFixed(2)} | ${ms(runs.rest)} | ${ms(runs.graphql)} | ${errors(runs.rest)} / ${errors(runs.graphql)} |`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+    const version = await storeVersion(store as 'postgres' | 'pglite', serverUrl(values['database-url']));
+    const lines = [
+      `# GraphQL beside REST on the ${values.scale} chain, ${today()}, ${store}`,
+      '',
+      `\`npx tsx bench/graphql.ts ${process.argv.slice(2).join(' ')}\``,
+      '',
+      `One \`serve --response-cache-mb 0\` (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, every field of the REST answer selected, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
+      '',
+      '| scenario | requests | REST req/s | GraphQL req/s | GraphQL ÷ REST | REST p50 / p99 ms | GraphQL p50 / p99 ms | errors |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|',
+      ...rows,
+    ];
+    let out = `${today()}-graphql-${store}.md`;
+    for (let n = 2; existsSync(join(values.out, out)); n++) out = `${today()}-graphql-${store}-${n}.md`;
+    log(`written to ${writeResults(values.out, out, `${lines.join('\n')}\n`)}`);
+  } finally {
+    if (!values.reuse) await target.drop();
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`graphql bench failed: ${(err as Error).stack ?? err}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,199 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { ApiAnswers, RequestLogger } from '../http/api-answer.js';
+import { loggedFailure } from '../http/api-answer.js';
+import { withDeadline } from '../http/limits.js';
+import { setOperationLabel } from '../http/operation-label.js';
+import type { Answer } from '../http/response-cache.js';
+import type { ChainHead } from '../pagination/result.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentCache, type DocumentLimits } from './documents.js';
+import { apiErrorJson, errorsBody } from './errors.js';
+import { ApiError } from '../contract/errors.js';
+import { type Execution, executePrepared, type GraphqlRequest, prepare, type RootContext, sourcesOf } from './execute.js';
+import { OperationLabels } from './labels.js';
+
+/**
+ * The GraphQL door's transport (graphql.md §4): POST with a JSON body, GET with the query string,
+ * the data-node's statuses, the chain head's headers on every answer, CORS for any origin. The
+ * answers of documents that read only our root fields go through the response cache.
+ */
+
+export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * CORS of /graphql (the CORS plugin reads a route's `config.cors` over its own settings): any
+ * origin, every header shown to the page (Apollo reads X-Block-Height), POST allowed, and OPTIONS
+ * answered 200 whether or not it is a preflight (graphql.md §4).
+ */
+const GRAPHQL_CORS = { methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: '*', strictPreflight: false, optionsSuccessStatus: 200 };
+
+/** Largest POST body (the document, its variables and operation name), in bytes. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+export interface GraphqlDoor {
+  answers: ApiAnswers;
+  /** The schema to answer with now: ours alone, or stitched with an upstream's. */
+  schema: () => GraphQLSchema;
+  /** Called when the schema changes (the document cache forgets its validations). */
+  onSchemaChange?: (listener: () => void) => void;
+  limits?: Partial<DocumentLimits>;
+  /** The page a browser gets for GET /graphql (GraphiQL), if any. */
+  page?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+}
+
+/** A request the transport could not read: 400, with the data-node's message. */
+class TransportError extends Error {}
+
+/** Why the cache keeps no answer holding errors: compute() throws this, carrying the answer. */
+class FailedAnswer extends Error {
+  constructor(readonly answer: Answer) {
+    super('answer with errors');
+  }
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The request from a POST's JSON body. */
+function fromBody(text: string): GraphqlRequest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new TransportError(`json request body could not be decoded: ${(err as Error).message}`);
+  }
+  if (Array.isArray(parsed))
+    throw new TransportError(
+      'json request body could not be decoded: json: cannot unmarshal array into Go value of type graphql.RawParams',
+    );
+  if (parsed === null || typeof parsed !== 'object') throw new TransportError('json request body could not be decoded: not an object');
+  const body = parsed as Record<string, unknown>;
+  const variables = body.variables;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    throw new TransportError('json request body could not be decoded: variables must be an object');
+  }
+  return {
+    query: asString(body.query) ?? '',
+    operationName: asString(body.operationName) || undefined,
+    variables: (variables ?? undefined) as GraphqlRequest['variables'],
+  };
+}
+
+/** The request from a GET's query string. */
+function fromQuery(url: string): GraphqlRequest {
+  const params = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+  const variablesText = params.get('variables');
+  let variables: GraphqlRequest['variables'];
+  if (variablesText) {
+    try {
+      variables = JSON.parse(variablesText) as GraphqlRequest['variables'];
+    } catch {
+      throw new TransportError('variables could not be decoded');
+    }
+    if (variables === null || typeof variables !== 'object' || Array.isArray(variables))
+      throw new TransportError('variables could not be decoded');
+  }
+  return { query: params.get('query') ?? '', operationName: params.get('operationName') || undefined, variables };
+}
+
+/**
+ * The cache key of a request: its document, operation and variables as coerced (those the
+ * operation declares, of our bounded input types: a client's other variables, nested however
+ * deep, neither matter nor get written).
+ */
+function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>): string {
+  return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query])}`;
+}
+
+export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): Promise<void> {
+  const a = door.answers;
+  const limits: DocumentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...door.limits };
+  const documents = new DocumentCache(limits);
+  door.onSchemaChange?.(() => documents.clear());
+  const execution: Execution = { schema: door.schema, documents, limits };
+  const labels = new OperationLabels();
+
+  const send = (reply: FastifyReply, status: number, body: Buffer, head: ChainHead | null) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const shown = head ?? a.cache.currentHead;
+    if (shown) {
+      headers['x-block-height'] = shown.height;
+      headers['x-block-timestamp'] = shown.time;
+    }
+    return reply.code(status).headers(headers).send(body);
+  };
+
+  /** The answer to a request read from either method. */
+  async function answer(request: FastifyRequest, reply: FastifyReply, req: GraphqlRequest, method: 'GET' | 'POST') {
+    const log: RequestLogger = () => request.log;
+    const prepared = prepare(execution, req, method);
+    if ('status' in prepared) return send(reply, prepared.status, prepared.body, null);
+    setOperationLabel(request, labels.of(prepared.operation.name?.value));
+    const started = performance.now();
+    const timeout = a.limits.requestTimeoutMs;
+    const ctx = (): RootContext => ({
+      read: { store: a.store, rows: a.rows },
+      waitingFor: a.waitingFor,
+      head: null,
+      run: (root, work) => {
+        const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : 0;
+        return withDeadline(work, left).catch((err: unknown) => {
+          throw loggedFailure(err, root.operation, a.limits, log);
+        });
+      },
+    });
+    const compute = async (): Promise<Answer> => {
+      const executed = await executePrepared(prepared, ctx());
+      const done = { body: executed.body, head: executed.head ?? a.cache.currentHead };
+      if (executed.failed) throw new FailedAnswer(done);
+      return done;
+    };
+    const sources = sourcesOf(prepared.asked);
+    try {
+      const done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
+      return send(reply, 200, done.body, done.head);
+    } catch (err) {
+      if (err instanceof FailedAnswer) return send(reply, 200, err.answer.body, err.answer.head);
+      throw err;
+    }
+  }
+
+  await app.register(async (scope) => {
+    // Bodies are read here only: JSON as text (parsed by fromBody), any other type refused.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    scope.setErrorHandler((err: { statusCode?: number; message?: string }, request, reply) => {
+      if (err instanceof TransportError) return send(reply, 400, errorsBody({ message: err.message }), null);
+      // The rate limit's 429 (its error is the contract's).
+      if (err instanceof ApiError) return send(reply, err.status, errorsBody(apiErrorJson(err, undefined)), null);
+      const status = err.statusCode ?? 500;
+      if (status >= 400 && status < 500) return send(reply, status, errorsBody({ message: err.message ?? 'bad request' }), null);
+      request.log.error({ err }, 'unhandled error');
+      return send(reply, 500, errorsBody({ message: 'internal error' }), null);
+    });
+    const config = { operation: 'graphql', rateLimited: true, cors: GRAPHQL_CORS };
+    scope.post(GRAPHQL_PATH, { config }, async (request, reply) => {
+      const type = request.headers['content-type'] ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(type)) return send(reply, 400, errorsBody({ message: 'transport not supported' }), null);
+      return answer(request, reply, fromBody(typeof request.body === 'string' ? request.body : ''), 'POST');
+    });
+    scope.get(GRAPHQL_PATH, { config, exposeHeadRoute: false }, async (request, reply) => {
+      const page = door.page?.(request, reply);
+      if (page) return page;
+      return answer(request, reply, fromQuery(request.raw.url ?? ''), 'GET');
+    });
+    // A preflight or any OPTIONS: answered 200 by the CORS plugin's hook with GRAPHQL_CORS.
+    scope.options(GRAPHQL_PATH, { config: { operation: 'graphql', cors: GRAPHQL_CORS } }, (_request, reply) => reply.send());
+    scope.route({
+      method: ['HEAD', 'PUT', 'DELETE', 'PATCH'],
+      url: GRAPHQL_PATH,
+      config: { operation: 'graphql', cors: GRAPHQL_CORS },
+      handler: (_request, reply) =>
+        send(reply.header('allow', 'GET, POST, OPTIONS'), 405, errorsBody({ message: 'method not allowed' }), null),
+    });
+  });
+}

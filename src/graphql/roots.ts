@@ -1,0 +1,201 @@
+import { Kind, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { internalError } from '../contract/errors.js';
+import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/index.js';
+import type { AnyOperation, RequestOf } from '../operations/operation.js';
+import { listReferralSets } from '../operations/referral-sets/index.js';
+import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { ArgumentError } from './errors.js';
+
+/**
+ * The root fields GraphQL answers (graphql.md §1), each the door to one operation of the core:
+ * its arguments, how they become the operation's request fields, and what the data-node's schema
+ * says differently of the operation's messages (type names, field order, nullability). The
+ * messages' fields themselves come from the operations (see schema.ts).
+ */
+
+/** A GraphQL argument as SDL: `name: Type`. */
+type ArgumentSdl = string;
+
+/** How a message is shown in the data-node's schema, beyond what its definition says. */
+export interface MessageView {
+  /** Field names in the schema's order; fields not named come after, in the message's order. */
+  order?: readonly string[];
+  /** A field's GraphQL type where the scalar's default (see schema.ts) is not the data-node's. */
+  types?: Readonly<Record<string, string>>;
+}
+
+export interface RootField {
+  name: string;
+  operation: AnyOperation;
+  args: readonly ArgumentSdl[];
+  /** The field's type nullability, its edges' and pageInfo's (the data-node's schema differs per field). */
+  nullable: boolean;
+  edges: string;
+  pageInfo: string;
+  /** An empty page's edges: `[]`, or null (epochRewardSummaries). */
+  emptyEdges: [] | null;
+  /** The views of the node's message and of the messages it holds, by the message's full name. */
+  views: Readonly<Record<string, MessageView>>;
+  /** The operation's request from the field's arguments; throws ArgumentError where the data-node's resolver fails. */
+  request(args: Record<string, unknown>, info: GraphQLResolveInfo): RequestOf<AnyOperation['fields']>;
+}
+
+interface Pagination {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** The Pagination input as the operation's pagination fields; GraphQL has no newestFirst (newest first always). */
+function paginationFields(p: Pagination | null | undefined) {
+  return { first: p?.first ?? undefined, after: p?.after ?? undefined, last: p?.last ?? undefined, before: p?.before ?? undefined };
+}
+
+const optional = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+/**
+ * The names of the fields an input object argument was written with, when written as a literal:
+ * a field holding a variable that was not sent is left out of the coerced value, but the
+ * data-node's resolver sees the key (graphql.md §2). Undefined when the argument is a variable.
+ */
+function literalKeys(info: GraphQLResolveInfo, argument: string): Set<string> | undefined {
+  const node: FieldNode | undefined = info.fieldNodes[0];
+  const arg = node?.arguments?.find((a) => a.name.value === argument);
+  if (arg?.value.kind !== Kind.OBJECT) return undefined;
+  return new Set(arg.value.fields.map((f) => f.name.value));
+}
+
+/** An epoch bound of RewardSummaryFilter: absent, or a uint64 where null counts as 0 (graphql.md §2). */
+function epochBound(filter: Record<string, unknown> | null | undefined, keys: Set<string> | undefined, key: string): bigint | undefined {
+  const present = filter != null && (key in filter || keys?.has(key) === true);
+  if (!present) return undefined;
+  const value = filter[key] as number | null | undefined;
+  if (value == null) return 0n;
+  if (value < 0) throw new ArgumentError('cannot convert to uint - must be positive');
+  return BigInt(value);
+}
+
+const PAGINATION_ARG = 'pagination: Pagination';
+
+export const ROOT_FIELDS: readonly RootField[] = [
+  {
+    name: 'referralSets',
+    operation: listReferralSets,
+    args: ['id: ID', 'referrer: ID', 'referee: ID', PAGINATION_ARG],
+    nullable: false,
+    edges: '[ReferralSetEdge]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {
+      'datanode.api.v2.ReferralSet': { order: ['id', 'referrer', 'totalMembers', 'createdAt', 'updatedAt'] },
+    },
+    request: (args) => ({
+      ...paginationFields(args.pagination as Pagination),
+      referralSetId: optional(args.id as string),
+      referrer: optional(args.referrer as string),
+      referee: optional(args.referee as string),
+    }),
+  },
+  {
+    name: 'teamMembersStatistics',
+    operation: listTeamMembersStatistics,
+    args: ['teamId: ID!', 'partyId: ID', 'aggregationEpochs: Int', PAGINATION_ARG],
+    nullable: true,
+    edges: '[TeamMemberStatisticsEdge!]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {
+      'datanode.api.v2.TeamMemberStatistics': {
+        order: [
+          'partyId',
+          'totalQuantumVolume',
+          'quantumVolumes',
+          'totalQuantumRewards',
+          'quantumRewards',
+          'totalGamesPlayed',
+          'gamesPlayed',
+        ],
+        types: { partyId: 'String!' },
+      },
+    },
+    request(args) {
+      const epochs = args.aggregationEpochs as number | null | undefined;
+      // The data-node converts a negative count to uint64 and its query then fails (graphql.md §2).
+      if (epochs != null && epochs < 0) throw internalError(listTeamMembersStatistics.errorCode, listTeamMembersStatistics.errorMessage);
+      return {
+        ...paginationFields(args.pagination as Pagination),
+        teamId: args.teamId as string,
+        partyId: optional(args.partyId as string),
+        aggregationEpochs: epochs == null ? undefined : BigInt(epochs),
+      };
+    },
+  },
+  {
+    name: 'epochRewardSummaries',
+    operation: listEpochRewardSummaries,
+    args: ['filter: RewardSummaryFilter', PAGINATION_ARG],
+    nullable: true,
+    edges: '[EpochRewardSummaryEdge]',
+    pageInfo: 'PageInfo',
+    emptyEdges: null,
+    views: {
+      'vega.EpochRewardSummary': {
+        order: ['epoch', 'marketId', 'assetId', 'rewardType', 'amount'],
+        types: { marketId: 'ID', rewardType: 'AccountType!' },
+      },
+    },
+    request(args, info) {
+      const filter = args.filter as Record<string, unknown> | null | undefined;
+      const keys = literalKeys(info, 'filter');
+      return {
+        ...paginationFields(args.pagination as Pagination),
+        assetIds: (filter?.assetIds as string[] | null | undefined) ?? [],
+        marketIds: (filter?.marketIds as string[] | null | undefined) ?? [],
+        fromEpoch: epochBound(filter, keys, 'fromEpoch'),
+        toEpoch: epochBound(filter, keys, 'toEpoch'),
+      };
+    },
+  },
+];
+
+/** The input types the root fields' arguments use, and the enum of reward types (graphql.md §1). */
+export const INPUT_SDL = `
+input Pagination { first: Int after: String last: Int before: String }
+input RewardSummaryFilter { assetIds: [ID!] marketIds: [ID!] fromEpoch: Int toEpoch: Int }
+`;
+
+/** vega.AccountType names, as the data-node's schema lists them (graphql.md §1). */
+export const ACCOUNT_TYPES = [
+  'INSURANCE',
+  'GLOBAL_INSURANCE',
+  'SETTLEMENT',
+  'MARGIN',
+  'GENERAL',
+  'FEES_INFRASTRUCTURE',
+  'FEES_LIQUIDITY',
+  'FEES_MAKER',
+  'BOND',
+  'EXTERNAL',
+  'GLOBAL_REWARD',
+  'PENDING_TRANSFERS',
+  'REWARD_MAKER_PAID_FEES',
+  'REWARD_MAKER_RECEIVED_FEES',
+  'REWARD_LP_RECEIVED_FEES',
+  'REWARD_MARKET_PROPOSERS',
+  'HOLDING',
+  'LP_LIQUIDITY_FEES',
+  'NETWORK_TREASURY',
+  'VESTING_REWARDS',
+  'VESTED_REWARDS',
+  'REWARD_AVERAGE_POSITION',
+  'REWARD_RELATIVE_RETURN',
+  'REWARD_RETURN_VOLATILITY',
+  'REWARD_VALIDATOR_RANKING',
+  'PENDING_FEE_REFERRAL_REWARD',
+  'ORDER_MARGIN',
+  'REWARD_REALISED_RETURN',
+  'REWARD_AVERAGE_NOTIONAL',
+  'REWARD_ELIGIBLE_ENTITIES',
+  'LOCKED_FOR_STAKING',
+].map((name) => `ACCOUNT_TYPE_${name}`);

@@ -1,0 +1,197 @@
+/**
+ * Apollo Client 3, the library the Vega apps read our three queries with, in a process of its own
+ * (apollo-client.mjs), against a real `serve` of the demo chain on both stores. The documents are
+ * written in the shapes of graphql.md §6: aliases under @include with a defaulted Boolean, a
+ * named fragment, an input object literal holding variables with one declared and not sent, all
+ * in one document; Apollo adds __typename to every selection set. The data must be the REST
+ * answers' in GraphQL's encodings; with errorPolicy 'none' an error anywhere fails the request.
+ */
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { runNode } from '../helpers/cli.js';
+import { graphqlNode } from '../../bench/graphql-urls.js';
+import { type ServeProcess, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+
+const CLIENT = fileURLToPath(new URL('apollo-client.mjs', import.meta.url));
+
+interface ApolloRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  errorPolicy?: 'none' | 'all';
+}
+interface ApolloResult {
+  data?: Record<string, unknown>;
+  errors?: unknown[];
+  error?: { message: string; graphQLErrors: unknown[] };
+}
+
+async function apollo(base: string, requests: ApolloRequest[]): Promise<ApolloResult[]> {
+  const res = await runNode([CLIENT, base], { stdin: JSON.stringify(requests) });
+  assert.equal(res.code, 0, res.stderr);
+  return JSON.parse(res.stdout) as ApolloResult[];
+}
+
+/** Apollo's whole document (the console's ReferralSets, TeamMembers and rewards queries, as one). */
+const DOCUMENT = `
+fragment TeamMemberStatsFields on TeamMemberStatistics {
+  partyId
+  totalQuantumVolume
+  totalQuantumRewards
+  totalGamesPlayed
+  gamesPlayed
+  quantumRewards { epoch totalQuantumRewards }
+  quantumVolumes { epoch totalQuantumVolumes }
+}
+query VegaPage($id: ID, $referrer: ID, $referee: ID, $checkReferrals: Boolean = true, $teamId: ID!, $aggregationEpochs: Int,
+  $fromEpoch: Int, $toEpoch: Int, $pagination: Pagination) {
+  referralSets(id: $id) { edges { node { id referrer totalMembers createdAt updatedAt } } }
+  referrer: referralSets(referrer: $referrer) @include(if: $checkReferrals) { edges { node { id referrer } } }
+  referee: referralSets(referee: $referee) @include(if: $checkReferrals) { edges { node { id referrer totalMembers } } }
+  teamMembersStatistics(teamId: $teamId, aggregationEpochs: $aggregationEpochs) {
+    edges { node { ...TeamMemberStatsFields } }
+  }
+  epochRewardSummaries(filter: { fromEpoch: $fromEpoch, toEpoch: $toEpoch }, pagination: $pagination) {
+    edges { node { epoch marketId assetId rewardType amount } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+type Json = Record<string, unknown>;
+type Connection = { edges: { node: Json }[]; pageInfo: Json };
+
+/** The nodes of a REST page, in GraphQL's encodings, with only `fields`, each with Apollo's __typename. */
+function nodes(body: unknown, typename: string, fields: string[]): Json[] {
+  const connection = Object.values(body as Json)[0] as Connection;
+  return connection.edges.map(({ node }) => {
+    const converted = graphqlNode(node);
+    const picked: Json = { __typename: typename };
+    for (const f of fields) {
+      const value = converted[f];
+      picked[f] = Array.isArray(value)
+        ? value.map((v) =>
+            typeof v === 'object'
+              ? { __typename: f === 'quantumRewards' ? 'QuantumRewardsPerEpoch' : 'QuantumVolumesPerEpoch', ...(v as Json) }
+              : v,
+          )
+        : value;
+    }
+    return picked;
+  });
+}
+
+const edgesOf = (typename: string, list: Json[]) => list.map((node) => ({ __typename: typename, node }));
+
+for (const kind of STORE_KINDS) {
+  describe(`Apollo Client on ${kind}`, () => {
+    let ts: TestStore;
+    let serve: ServeProcess;
+    before(async () => {
+      ts = await createTestStore(kind);
+      serve = await startServe([...ts.args, '--demo-on-empty', 'true', '--log-level', 'warn']);
+    });
+    after(async () => {
+      await serve?.stop();
+      await ts?.drop();
+    });
+
+    test('the apps documents, all at once: the data of REST in the data-node encodings', { timeout: 60_000 }, async () => {
+      const overview = (await get(`${serve.url}/explorer/api/overview`)).body as {
+        examples: Record<string, string>;
+        lastEndedEpoch: string;
+      };
+      const { referralSetId, referee, teamId, teamEpochs } = overview.examples as Record<string, string>;
+      const set = (await get(`${serve.url}/api/v2/referral-sets?referralSetId=${referralSetId}`)).body;
+      const referrer = (Object.values(set as Json)[0] as Connection).edges[0]!.node.referrer as string;
+      const rest = async (path: string) => (await get(serve.url + path)).body;
+      const toEpoch = Number(overview.lastEndedEpoch);
+      const fromEpoch = toEpoch - 9;
+      const variables = { id: referralSetId, referrer, referee, teamId, aggregationEpochs: Number(teamEpochs), fromEpoch, toEpoch };
+
+      const [answer] = await apollo(serve.url, [{ query: DOCUMENT, variables }]);
+      assert.equal(answer!.error, undefined, JSON.stringify(answer!.error));
+      const summaries = await rest(`/api/v2/rewards/epoch/summaries?filter.fromEpoch=${fromEpoch}&filter.toEpoch=${toEpoch}`);
+      const summaryPage = Object.values(summaries as Json)[0] as Connection;
+      assert.ok(summaryPage.edges.length > 10, 'a window of ten epochs holds summaries');
+      const teamNodes = nodes(await rest(`/api/v2/teams/${teamId}/stats?aggregationEpochs=${teamEpochs}`), 'TeamMemberStatistics', [
+        'partyId',
+        'totalQuantumVolume',
+        'totalQuantumRewards',
+        'totalGamesPlayed',
+        'gamesPlayed',
+        'quantumRewards',
+        'quantumVolumes',
+      ]);
+      assert.ok(teamNodes.length > 0, 'the example team has members');
+      assert.deepEqual(answer!.data, {
+        referralSets: {
+          __typename: 'ReferralSetConnection',
+          edges: edgesOf('ReferralSetEdge', nodes(set, 'ReferralSet', ['id', 'referrer', 'totalMembers', 'createdAt', 'updatedAt'])),
+        },
+        referrer: {
+          __typename: 'ReferralSetConnection',
+          edges: edgesOf(
+            'ReferralSetEdge',
+            nodes(await rest(`/api/v2/referral-sets?referrer=${referrer}`), 'ReferralSet', ['id', 'referrer']),
+          ),
+        },
+        referee: {
+          __typename: 'ReferralSetConnection',
+          edges: edgesOf(
+            'ReferralSetEdge',
+            nodes(await rest(`/api/v2/referral-sets?referee=${referee}`), 'ReferralSet', ['id', 'referrer', 'totalMembers']),
+          ),
+        },
+        teamMembersStatistics: { __typename: 'TeamMembersStatisticsConnection', edges: edgesOf('TeamMemberStatisticsEdge', teamNodes) },
+        epochRewardSummaries: {
+          __typename: 'EpochRewardSummaryConnection',
+          edges: edgesOf(
+            'EpochRewardSummaryEdge',
+            nodes(summaries, 'EpochRewardSummary', ['epoch', 'marketId', 'assetId', 'rewardType', 'amount']),
+          ),
+          pageInfo: { __typename: 'PageInfo', hasNextPage: summaryPage.pageInfo.hasNextPage, endCursor: summaryPage.pageInfo.endCursor },
+        },
+      });
+      // Each referralSets alias asked its own filter: the set's referrer has the set among theirs.
+      const referrerSets = (answer!.data!.referrer as { edges: { node: Json }[] }).edges.map((e) => e.node.id);
+      assert.ok(referrerSets.includes(referralSetId), 'the referrer alias lists the set');
+    });
+
+    test('@include(if: false) leaves the aliases out; an empty window gives null summaries edges', async () => {
+      const [answer] = await apollo(serve.url, [
+        {
+          query: DOCUMENT,
+          variables: { checkReferrals: false, id: 'ab', teamId: 'ab', fromEpoch: 1_000_000, toEpoch: 1_000_009 },
+        },
+      ]);
+      assert.deepEqual(answer!.data, {
+        referralSets: { __typename: 'ReferralSetConnection', edges: [] },
+        teamMembersStatistics: { __typename: 'TeamMembersStatisticsConnection', edges: [] },
+        epochRewardSummaries: {
+          __typename: 'EpochRewardSummaryConnection',
+          edges: null,
+          pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: '' },
+        },
+      });
+    });
+
+    test("errorPolicy 'none': an error anywhere fails the request; 'all' keeps the other fields", async () => {
+      const variables = { checkReferrals: false, id: 'ab', teamId: 'zz' };
+      const [none, all] = await apollo(serve.url, [
+        { query: DOCUMENT, variables },
+        { query: DOCUMENT, variables, errorPolicy: 'all' },
+      ]);
+      const error = {
+        message: 'failed to list team referees',
+        path: ['teamMembersStatistics'],
+        extensions: { code: 3, type: 'InvalidArgument' },
+      };
+      assert.deepEqual(none, { error: { message: 'failed to list team referees', graphQLErrors: [error] } });
+      assert.deepEqual(all!.errors, [error]);
+      assert.equal(all!.data!.teamMembersStatistics, null);
+      assert.deepEqual(all!.data!.referralSets, { __typename: 'ReferralSetConnection', edges: [] });
+    });
+  });
+}

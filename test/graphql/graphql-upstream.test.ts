@@ -1,0 +1,143 @@
+/**
+ * --graphql-upstream: documents that mix our fields with fields we do not own, behind a real
+ * `serve` on both stores, with a stand-in data-node (upstream-server.mjs) in its own process.
+ * Mixed documents are answered whole; the upstream down gives errors on its fields only; an
+ * upstream restarted with a changed schema is learnt again; /readyz and /metrics show its state.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { FIXTURES, NODE_FLAGS, runCli } from '../helpers/cli.js';
+import { postGraphql } from '../helpers/graphql.js';
+import { eventually, sample, type ServeProcess, startServe } from '../helpers/serve.js';
+import { get } from '../helpers/server.js';
+import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+
+const UPSTREAM = fileURLToPath(new URL('upstream-server.mjs', import.meta.url));
+const SET = '46f5a1b4b156d1ad330c16a3831d03bf9b2bd6c0816bee06f92e23399ccea098';
+
+/** The stand-in data-node on `port` (0: any) with schema `version`; resolves with it and its URL. */
+async function startUpstream(port: number, version: number): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, UPSTREAM, String(port), String(version)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`the upstream exited (${code})`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.on('exit', () => resolve());
+      child.kill();
+    });
+  return { child, url, stop };
+}
+
+interface Ready {
+  graphqlUpstream: { url: string; state: string; error?: string; fields: string[]; learnt: number };
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`GraphQL upstream on ${kind}`, () => {
+    let ts: TestStore;
+    let serve: ServeProcess;
+    let upstream: Awaited<ReturnType<typeof startUpstream>>;
+    before(async () => {
+      upstream = await startUpstream(0, 1);
+      ts = await createTestStore(kind);
+      const ingested = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
+      assert.equal(ingested.code, 0, ingested.stderr);
+      serve = await startServe([...ts.args, '--log-level', 'warn'], { EPOCHVIEW_GRAPHQL_UPSTREAM: upstream.url });
+    });
+    after(async () => {
+      await serve?.stop();
+      await upstream?.stop();
+      await ts?.drop();
+    });
+
+    const ready = async () => (await get(`${serve.url}/readyz`)).body as Ready;
+    const ask = (query: string) => postGraphql(serve.url, { query });
+    const gauges = async () => {
+      const text = (await get(`${serve.url}/metrics`)).text;
+      return { up: sample(text, 'epochview_graphql_upstream_up'), learnt: sample(text, 'epochview_graphql_upstream_schemas_learnt') };
+    };
+
+    test('mixed documents are answered whole, in selection order; the upstream schema is learnt', async () => {
+      await eventually('the upstream schema learnt', async () => (await ready()).graphqlUpstream.learnt === 1);
+      assert.deepEqual(await ready().then((r) => r.graphqlUpstream), {
+        url: upstream.url,
+        state: 'up',
+        fields: ['epoch', 'teams', 'party', 'broken'],
+        learnt: 1,
+      });
+      assert.deepEqual(await gauges(), { up: 1, learnt: 1 });
+      const mixed = await ask(`query Mixed {
+        epoch { __typename id timestamps { start } }
+        referralSets(id: "${SET}") { __typename edges { node { id totalMembers } } }
+        teams(teamId: "ab") { edges { node { ...TeamName } } }
+        broken
+      }
+      fragment TeamName on Team { __typename name }`);
+      assert.equal(mixed.status, 200);
+      assert.equal(
+        mixed.text,
+        JSON.stringify({
+          errors: [{ message: 'the upstream failed here', path: ['broken'] }],
+          data: {
+            epoch: { __typename: 'Epoch', id: '20', timestamps: { start: '2024-12-31T00:00:00Z' } },
+            referralSets: { __typename: 'ReferralSetConnection', edges: [{ node: { id: SET, totalMembers: 11 } }] },
+            teams: { edges: [{ node: { __typename: 'Team', name: 'Wild Comets' } }] },
+            broken: null,
+          },
+        }),
+      );
+      // Ours keep our errors' shape; a field neither has is a 422.
+      const ours = await ask('{ teams { edges { node { name } } } referralSets(pagination: { first: 0 }) { edges { cursor } } }');
+      assert.equal(
+        ours.text,
+        JSON.stringify({
+          errors: [{ message: 'invalid pagination', path: ['referralSets'], extensions: { code: 3, type: 'InvalidArgument' } }],
+          data: null,
+        }),
+      );
+      const unknown = await ask('{ volumeDiscountStats { discountFactor } }');
+      assert.equal(unknown.status, 422);
+      // The upstream's types may nest deep: the depth bound holds.
+      const deep = await ask(`{ party(id: "1") { ${'parent { '.repeat(25)}id${' }'.repeat(25)} } }`);
+      assert.equal(deep.status, 422);
+      assert.equal(
+        (deep.body as { errors: { message: string }[] }).errors[0]!.message,
+        'the document is nested 21 levels deep or more, the limit is 20',
+      );
+    });
+
+    test('the upstream down: errors on its fields only; restarted with a changed schema: learnt again', { timeout: 60_000 }, async () => {
+      const port = Number(new URL(upstream.url).port);
+      await upstream.stop();
+      const down = await ask(`{ teams { edges { node { name } } } referralSets(id: "${SET}") { edges { node { totalMembers } } } }`);
+      assert.equal(down.status, 200);
+      const body = down.body as { errors: { message: string; path: string[] }[]; data: unknown };
+      assert.deepEqual(body.data, { teams: null, referralSets: { edges: [{ node: { totalMembers: 11 } }] } });
+      assert.equal(body.errors.length, 1);
+      assert.deepEqual(body.errors[0]!.path, ['teams']);
+      assert.match(body.errors[0]!.message, /^GraphQL upstream unavailable: /);
+      assert.equal((await ready()).graphqlUpstream.state, 'down');
+      assert.equal((await gauges()).up, 0);
+
+      upstream = await startUpstream(port, 2);
+      await eventually('the changed schema learnt', async () => (await ready()).graphqlUpstream.learnt === 2);
+      assert.deepEqual((await ready()).graphqlUpstream.fields, ['epoch', 'teams', 'party', 'broken', 'volumeDiscountStats']);
+      const changed = await ask('{ volumeDiscountStats { discountFactor } epochRewardSummaries { edges { cursor } } }');
+      assert.equal(
+        changed.text,
+        JSON.stringify({ data: { volumeDiscountStats: { discountFactor: '0.1' }, epochRewardSummaries: { edges: null } } }),
+      );
+      assert.deepEqual(await gauges(), { up: 1, learnt: 2 });
+    });
+  });
+}

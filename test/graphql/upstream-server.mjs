@@ -1,0 +1,52 @@
+// A stand-in for a data-node's /graphql, with fixed data, serving root fields epochview does not
+// own (and a referralSets of its own, which epochview must not use). argv: port (0: any), schema
+// version (1 or 2: version 2 adds volumeDiscountStats). Prints "listening <url>" once it listens.
+import { createServer } from 'node:http';
+import { buildSchema, graphql, parse, validate } from 'graphql';
+
+const port = Number(process.argv[2] ?? 0);
+const version = Number(process.argv[3] ?? 1);
+const schema = buildSchema(`
+  type Query {
+    epoch: Epoch!
+    teams(teamId: ID): TeamConnection
+    party(id: ID!): Party
+    referralSets: String
+    broken: String
+    ${version >= 2 ? 'volumeDiscountStats: VolumeDiscountStats' : ''}
+  }
+  type Epoch { id: ID! timestamps: EpochTimestamps! }
+  type EpochTimestamps { start: String! }
+  type TeamConnection { edges: [TeamEdge!]! }
+  type TeamEdge { node: Team! }
+  type Team { teamId: ID! name: String! }
+  type Party { id: ID! parent: Party }
+  type VolumeDiscountStats { discountFactor: String! }
+`);
+const root = {
+  epoch: { id: '20', timestamps: { start: '2024-12-31T00:00:00Z' } },
+  teams: ({ teamId }) => ({ edges: [{ node: { teamId: teamId ?? 'aa', name: 'Wild Comets' } }] }),
+  party: ({ id }) => ({ id, parent: () => root.party({ id: `${id}0` }) }),
+  referralSets: 'the upstream',
+  broken: () => {
+    throw new Error('the upstream failed here');
+  },
+  volumeDiscountStats: { discountFactor: '0.1' },
+};
+
+createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', async () => {
+    const { query, variables, operationName } = JSON.parse(body);
+    const invalid = validate(schema, parse(query));
+    const answer =
+      invalid.length > 0
+        ? { errors: invalid, data: null }
+        : await graphql({ schema, source: query, rootValue: root, variableValues: variables, operationName });
+    res.writeHead(invalid.length > 0 ? 422 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer));
+  });
+}).listen(port, '127.0.0.1', function () {
+  console.log(`listening http://127.0.0.1:${this.address().port}/graphql`);
+});

@@ -1,163 +1,248 @@
 /**
- * gRPC against REST on one running `serve --grpc-port` (start it with --response-cache-mb 0 so
- * that every request reaches the store): the same ≥1,000 distinct requests asked both ways, by
- * one load generator of the same shape for both, `--concurrency` calls in flight over
- * `--connections` connections (HTTP/1.1 keep-alive sockets; HTTP/2 channels for gRPC), for
- * `--seconds` after a warm-up of a tenth of that. The requests: every referral set by id, by
- * referrer and by referee, and pages of 10 reward summaries after every summary's cursor, both
- * orders.
+ * gRPC against REST on one `serve --grpc-port` (the response cache off, so that every request
+ * reaches the store): per scenario, the same distinct requests (bench/scenarios.ts's URLs, and
+ * each as its gRPC request message) asked both ways by load generators that take little CPU:
+ * wrk for REST (--concurrency connections, a request in flight on each), bench/grpc-load (Go's
+ * gRPC client, built here with Debian's golang-go and golang-google-grpc-dev) for gRPC
+ * (--concurrency calls in flight over --grpc-connections HTTP/2 connections). In --rounds
+ * rounds, REST then gRPC, the order reversed every other round; each measurement gives the
+ * answers per second and the serve process's CPU time per answer (/proc/<pid>/stat, all its
+ * threads: PGlite's too).
  *
- *   npx tsx bench/grpc-vs-rest.ts --rest http://127.0.0.1:3008 --grpc 127.0.0.1:3007 [--seconds 10] [--concurrency 32] [--connections 4]
+ *   npm run build && npx tsx bench/grpc-vs-rest.ts [--store postgres|pglite] [--scale medium] [--reuse]
  */
-import { Agent, request as httpRequest } from 'node:http';
-import { parseArgs } from 'node:util';
-import { credentials, type Client, Metadata, makeGenericClientConstructor } from '@grpc/grpc-js';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { freePort } from '../scripts/pg-cluster.js';
+import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
+import { demoFile, ingestOrReuse } from './ingest.js';
+import { runLoad } from './load.js';
+import { ROOT } from './paths.js';
+import { random, readCursors, readKeys } from './sample.js';
+import { buildScenarios, type Scenario, selectScenarioIds } from './scenarios.js';
+import { startService } from './servers.js';
+import { benchStore, type StoreKind } from './stores.js';
 
-const { values } = parseArgs({
-  options: {
-    rest: { type: 'string' },
-    grpc: { type: 'string' },
-    seconds: { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '32' },
-    connections: { type: 'string', default: '4' },
-  },
+const HELP = `npx tsx bench/grpc-vs-rest.ts [options]   (npm run build first)
+
+  --store postgres|pglite   the store (default postgres: the server of --database-url)
+  --scale s                 demo chain (default medium)
+  --scenarios list          scenario ids, names or resources (default epoch-reward-summaries/first50,epoch-reward-summaries/default)
+  --urls n                  distinct requests per scenario (default 1000)
+  --rounds n                rounds, each REST and gRPC (default 3)
+  --warmup s / --duration s seconds of each measurement's warm-up and measuring (default 2 / 5)
+  --concurrency n           requests in flight (default 32)
+  --grpc-connections n      HTTP/2 connections they share (default 4)
+  --reuse                   keep the ingested store for the next run
+  --name s                  the results file's name (default grpc-vs-rest-<store>)`;
+
+const { values, fail } = benchArgs(HELP, {
+  ...COMMON_OPTIONS,
+  store: { type: 'string', default: 'postgres' },
+  scale: { type: 'string', default: 'medium' },
+  scenarios: { type: 'string', default: 'epoch-reward-summaries/first50,epoch-reward-summaries/default' },
+  urls: { type: 'string', default: '1000' },
+  rounds: { type: 'string', default: '3' },
+  warmup: { type: 'string', default: '2' },
+  duration: { type: 'string', default: '5' },
+  concurrency: { type: 'string', default: '32' },
+  'grpc-connections': { type: 'string', default: '4' },
+  reuse: { type: 'boolean', default: false },
+  name: { type: 'string' },
 });
-const REST = values.rest!;
-const GRPC = values.grpc!;
-const SECONDS = Number(values.seconds);
-const CONCURRENCY = Number(values.concurrency);
-const CONNECTIONS = Number(values.connections);
+const kind = values.store as StoreKind;
+if (kind !== 'postgres' && kind !== 'pglite') fail(`unknown store ${kind}`);
+const num = (name: keyof typeof values) => Number(values[name]);
+const log = progressLog('grpc-vs-rest');
 
-const PROTO_DIR = new URL('../proto/', import.meta.url).pathname;
+/** The project's request messages, from its shipped .proto files. */
 const root = new protobuf.Root();
-root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
+root.resolvePath = (_origin, target) => join(ROOT, 'proto', target);
 root.loadSync('data-node/api/v2/trading_data.proto');
 
-/** One request both ways: the REST path and query, the gRPC method and request message. */
-interface Ask {
-  url: string;
-  method: string;
-  bytes: Buffer;
-}
-
-const encode = (message: string, value: object) => {
-  const type = root.lookupType(`datanode.api.v2.${message}`);
-  return Buffer.from(type.encode(type.fromObject(value)).finish());
-};
-
-async function getJson<T>(path: string): Promise<T> {
-  const res = await fetch(REST + path);
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-interface Page<N> {
-  edges: { node: N; cursor: string }[];
-}
-
-/** The requests, read from the data. */
-async function asks(): Promise<Ask[]> {
-  const out: Ask[] = [];
-  const sets = (await getJson<{ referralSets: Page<{ id: string; referrer: string }> }>('/api/v2/referral-sets?pagination.first=5000'))
-    .referralSets.edges;
-  for (const { node } of sets) {
-    out.push({
-      url: `/api/v2/referral-sets?referralSetId=${node.id}`,
-      method: 'ListReferralSets',
-      bytes: encode('ListReferralSetsRequest', { referralSetId: node.id }),
-    });
-    out.push({
-      url: `/api/v2/referral-sets?referrer=${node.referrer}`,
-      method: 'ListReferralSets',
-      bytes: encode('ListReferralSetsRequest', { referrer: node.referrer }),
-    });
+/** A REST URL's gRPC call: the method and the request message (its query keys as the message's fields, the team of the path). */
+function grpcCall(url: string): { method: string; bytes: Buffer } {
+  const { pathname, searchParams } = new URL(url, 'http://x');
+  const team = /^\/api\/v2\/teams\/([0-9a-f]+)\/stats$/.exec(pathname);
+  const method =
+    pathname === '/api/v2/referral-sets'
+      ? 'ListReferralSets'
+      : pathname === '/api/v2/rewards/epoch/summaries'
+        ? 'ListEpochRewardSummaries'
+        : team
+          ? 'ListTeamMembersStatistics'
+          : fail(`no gRPC method for ${pathname}`);
+  const type = root.lookupType(`datanode.api.v2.${method}Request`);
+  const message: Record<string, unknown> = team ? { teamId: team[1] } : {};
+  for (const [key, value] of searchParams) {
+    const [outer, inner] = key.includes('.') ? key.split('.') : [undefined, key];
+    if (outer !== undefined && message[outer] === undefined) message[outer] = {};
+    const holder = (outer === undefined ? message : message[outer]) as Record<string, unknown>;
+    const fieldType = outer === undefined ? type : root.lookupType(type.fields[outer]!.resolve().resolvedType!.fullName);
+    const field = fieldType.fields[inner!] ?? fail(`no field ${key} in ${method}Request`);
+    const typed = field.type === 'bool' ? value === 'true' : value;
+    if (!field.repeated) holder[inner!] = typed;
+    else holder[inner!] = [...((holder[inner!] as unknown[] | undefined) ?? []), typed];
   }
-  const summaries = (await getJson<{ summaries: Page<unknown> }>('/api/v2/rewards/epoch/summaries?pagination.first=5000')).summaries.edges;
-  for (const { cursor } of summaries) {
-    for (const newestFirst of [true, false]) {
-      out.push({
-        url: `/api/v2/rewards/epoch/summaries?pagination.first=10&pagination.newestFirst=${newestFirst}&pagination.after=${encodeURIComponent(cursor)}`,
-        method: 'ListEpochRewardSummaries',
-        bytes: encode('ListEpochRewardSummariesRequest', { pagination: { first: 10, newestFirst, after: cursor } }),
-      });
-    }
+  return { method, bytes: Buffer.from(type.encode(type.fromObject(message)).finish()) };
+}
+
+/** The Go load generator, built once into the cache folder. */
+function grpcLoadBinary(cacheDir: string): string {
+  const out = join(cacheDir, 'grpc-load');
+  const source = join(ROOT, 'bench', 'grpc-load', 'main.go');
+  if (existsSync(out) && existsSync(`${out}.source`) && readFileSync(`${out}.source`, 'utf8') === readFileSync(source, 'utf8')) return out;
+  mkdirSync(cacheDir, { recursive: true });
+  const res = spawnSync('go', ['build', '-o', out, '.'], {
+    cwd: join(ROOT, 'bench', 'grpc-load'),
+    env: { ...process.env, GOPATH: '/usr/share/gocode', GO111MODULE: 'off', GOCACHE: join(cacheDir, 'go-build'), GOFLAGS: '' },
+    encoding: 'utf8',
+  });
+  if (res.error || res.status !== 0) {
+    fail(`could not build bench/grpc-load (Debian: apt-get install golang-go golang-google-grpc-dev): ${res.stderr ?? res.error}`);
   }
+  writeFileSync(`${out}.source`, readFileSync(source, 'utf8'));
   return out;
 }
 
-/** Runs `one(i)` with CONCURRENCY in flight for `seconds`; the answers per second and latency percentiles. */
-async function load(
-  one: (i: number) => Promise<void>,
-  seconds: number,
-): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
-  const until = performance.now() + seconds * 1000;
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const started = performance.now();
-      try {
-        await one(next++);
-        latencies.push(performance.now() - started);
-      } catch {
-        errors++;
-      }
-    }
+interface Measured {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU µs of the serve process per answer. */
+  cpuUsPerCall: number;
+}
+
+/** CPU seconds (user and system) of a process and its threads so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime: fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function measured(pid: number, run: () => Promise<{ calls: number; seconds: number; p50: number; p99: number; errors: number }>) {
+  const before = cpuSeconds(pid);
+  const r = await run();
+  const cpu = cpuSeconds(pid) - before;
+  return {
+    reqPerSec: r.calls / r.seconds,
+    p50: r.p50,
+    p99: r.p99,
+    errors: r.errors,
+    cpuUsPerCall: (cpu * 1e6) / Math.max(1, r.calls),
+  } satisfies Measured;
+}
+
+function restLoad(baseUrl: string, sc: Scenario, seconds: number) {
+  return async () => {
+    const r = await runLoad({ baseUrl, urls: sc.urls, connections: num('concurrency'), duration: seconds });
+    return { calls: r.reqPerSec * r.seconds, seconds: r.seconds, p50: r.p50, p99: r.p99, errors: r.errors };
   };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((latencies[Math.floor(q * (latencies.length - 1))] ?? 0) * 100) / 100;
-  return { rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
 }
 
-function restAsker(list: Ask[]): (i: number) => Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const { hostname, port } = new URL(REST);
-  return (i) =>
-    new Promise((resolve, reject) => {
-      const req = httpRequest({ hostname, port, path: list[i % list.length]!.url, agent }, (res) => {
-        res.on('data', () => {});
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(String(res.statusCode)))));
-      });
-      req.on('error', reject);
-      req.end();
+function grpcLoad(binary: string, address: string, requestsFile: string, seconds: number) {
+  return () =>
+    new Promise<{ calls: number; seconds: number; p50: number; p99: number; errors: number }>((resolve, reject) => {
+      const args = ['-addr', address, '-requests', requestsFile, '-c', String(num('concurrency'))];
+      args.push('-conns', String(num('grpc-connections')), '-d', String(seconds));
+      const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`grpc-load failed (${code}): ${err}`))));
     });
 }
 
-function grpcAsker(list: Ask[]): (i: number) => Promise<void> {
-  const Raw = makeGenericClientConstructor({}, 'Raw');
-  const clients: Client[] = Array.from(
-    { length: CONNECTIONS },
-    () => new Raw(GRPC, credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1, 'grpc.max_receive_message_length': -1 }),
-  );
-  const bytes = (b: Buffer) => b;
-  return (i) =>
-    new Promise((resolve, reject) => {
-      const ask = list[i % list.length]!;
-      clients[i % CONNECTIONS]!.makeUnaryRequest(
-        `/datanode.api.v2.TradingDataService/${ask.method}`,
-        bytes,
-        bytes,
-        ask.bytes,
-        new Metadata(),
-        {},
-        (err) => (err ? reject(err) : resolve()),
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const range = (xs: readonly number[], digits = 0) =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  const cacheDir = values.cache;
+  const seed = num('seed');
+  const binary = grpcLoadBinary(cacheDir);
+  const file = await demoFile(cacheDir, values.scale, seed, log);
+  const store = benchStore(kind, `grpc_${values.scale}_s${seed}`, { databaseUrl: serverUrl(values['database-url']), cacheDir });
+  await ingestOrReuse(store, file, {
+    reuse: values.reuse,
+    marker: join(cacheDir, `grpc-${kind}-${values.scale}-s${seed}.json`),
+    what: kind,
+    log,
+  });
+  const db = await store.open();
+  const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
+  const grpcPort = await freePort();
+  const serve = await startService([...store.args, '--grpc-port', String(grpcPort), '--response-cache-mb', '0'], 'warn');
+  const address = `127.0.0.1:${grpcPort}`;
+  const work = mkdtempSync(join(tmpdir(), 'epochview-grpc-bench-'));
+  const rows: string[] = [];
+  try {
+    const population = { keys, cursors: await readCursors(serve.url, keys) };
+    const scenarios = buildScenarios(selectScenarioIds(values.scenarios.split(',')), population, num('urls'), random(seed));
+    for (const sc of scenarios) {
+      const requestsFile = join(work, `${sc.id.replace('/', '-')}.txt`);
+      writeFileSync(
+        requestsFile,
+        sc.urls
+          .map((u) => grpcCall(u))
+          .map((c) => `${c.method} ${c.bytes.toString('base64')}\n`)
+          .join(''),
       );
-    });
+      const load = (side: 'REST' | 'gRPC', s: number) =>
+        side === 'REST' ? restLoad(serve.url, sc, s) : grpcLoad(binary, address, requestsFile, s);
+      const results: Record<'REST' | 'gRPC', Measured[]> = { REST: [], gRPC: [] };
+      for (let round = 0; round < num('rounds'); round++) {
+        const order = round % 2 === 0 ? (['REST', 'gRPC'] as const) : (['gRPC', 'REST'] as const);
+        for (const side of order) {
+          await load(side, num('warmup'))();
+          const m = await measured(serve.pid, load(side, num('duration')));
+          results[side].push(m);
+          log(
+            `${sc.id} round ${round + 1} ${side}: ${Math.round(m.reqPerSec)} req/s, ${Math.round(m.cpuUsPerCall)} µs CPU/answer, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}`,
+          );
+        }
+      }
+      const rest = results.REST;
+      const grpc = results.gRPC;
+      const ratios = grpc.map((g, i) => g.reqPerSec / rest[i]!.reqPerSec);
+      const cpuRatios = grpc.map((g, i) => g.cpuUsPerCall / rest[i]!.cpuUsPerCall);
+      const side = (ms: Measured[]) =>
+        `${Math.round(mean(ms.map((m) => m.reqPerSec))).toLocaleString('en')} (${range(ms.map((m) => m.reqPerSec))}) | ${Math.round(mean(ms.map((m) => m.cpuUsPerCall)))} (${range(ms.map((m) => m.cpuUsPerCall))}) | ${mean(ms.map((m) => m.p50)).toFixed(1)} / ${mean(ms.map((m) => m.p99)).toFixed(1)}`;
+      rows.push(
+        `| ${sc.id} | ${sc.urls.length.toLocaleString('en')} | ${side(rest)} | ${side(grpc)} | ${mean(ratios).toFixed(2)} (${range(ratios, 2)}) | ${mean(cpuRatios).toFixed(2)} (${range(cpuRatios, 2)}) | ${rest.reduce((a, m) => a + m.errors, 0)} / ${grpc.reduce((a, m) => a + m.errors, 0)} |`,
+      );
+    }
+  } finally {
+    await serve.stop();
+    rmSync(work, { recursive: true, force: true });
+    if (!values.reuse) await store.drop();
+  }
+  const text = [
+    `# gRPC against REST, the ${values.scale} chain, ${kind === 'pglite' ? 'embedded store (PGlite)' : 'PostgreSQL server'}, ${today()}`,
+    '',
+    `One \`serve --grpc-port --response-cache-mb 0\` of ${describeCommit(ROOT)}; node ${process.version}; ${describeMachine()}. ` +
+      `c=${num('concurrency')}: REST by wrk over ${num('concurrency')} connections, gRPC by bench/grpc-load (grpc-go) over ${num('grpc-connections')} HTTP/2 connections. ` +
+      `${num('rounds')} rounds of ${num('warmup')} + ${num('duration')} s per side, the order reversed every other round. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    '',
+    "req/s and the serve process's CPU µs per answer: the mean of the rounds (their range). gRPC ÷ REST: the mean of the rounds' ratios (their range).",
+    '',
+    '| scenario | requests | REST req/s | REST CPU µs/answer | REST p50 / p99 ms | gRPC req/s | gRPC CPU µs/answer | gRPC p50 / p99 ms | gRPC ÷ REST req/s | gRPC ÷ REST CPU/answer | errors REST / gRPC |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows,
+    '',
+  ].join('\n');
+  const name = values.name ?? `grpc-vs-rest-${kind}`;
+  log(`written to ${writeResults(values.out, `${today()}-${name}.md`, text)}`);
 }
 
-const list = await asks();
-process.stdout.write(`${list.length} distinct requests, c=${CONCURRENCY} over ${CONNECTIONS} connections, ${SECONDS} s each\n`);
-for (const [name, asker] of [
-  ['REST', restAsker(list)],
-  ['gRPC', grpcAsker(list)],
-] as const) {
-  await load(asker, SECONDS / 10);
-  const r = await load(asker, SECONDS);
-  process.stdout.write(`${name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}\n`);
-}
+await main();
 process.exit(0);

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
 import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
-import type { ListenHandlers, Queryable, SqlParam, Store } from './store.js';
+import { type ListenHandlers, type Queryable, type SqlParam, type Store, StoreTimeoutError, type Until } from './store.js';
 
 /** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
 function fromThread(e: ThreadError): Error {
@@ -49,7 +49,7 @@ export class PgliteStore implements Store {
     now?: () => number,
   ) {
     this.location = location;
-    this.batches = new StatementBatches((sql, params) => this.query(sql, params), 2, onBatch, ONE_THREAD_TUNING, now);
+    this.batches = new StatementBatches((sql, params, until) => this.query(sql, params, until), 2, onBatch, ONE_THREAD_TUNING, now);
     worker.unref();
     worker.on('message', (m: ThreadMessage) => {
       if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
@@ -108,7 +108,14 @@ export class PgliteStore implements Store {
     });
   }
 
-  query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+  /**
+   * A statement past its deadline (Until) is not sent to the thread; one sent runs to its end
+   * there: PGlite cannot stop a statement midway, and the batches keep at most two of a text
+   * queued there (see queryRow), so it is the waiting ones that a deadline spares.
+   */
+  query<Row extends object>(sql: string, params: readonly SqlParam[] = [], until?: Until): Promise<Row[]> {
+    if (until !== undefined && performance.now() >= until)
+      return Promise.reject(new StoreTimeoutError('the deadline passed before the statement ran'));
     return this.call<Row[]>({ op: 'query', sql, params });
   }
 
@@ -119,8 +126,8 @@ export class PgliteStore implements Store {
    */
   private readonly batches: StatementBatches;
 
-  queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
-    return this.batches.queryRow<Row>(sql, params);
+  queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = [], until?: Until): Promise<Row | undefined> {
+    return this.batches.queryRow<Row>(sql, params, until);
   }
 
   async exec(sql: string): Promise<void> {

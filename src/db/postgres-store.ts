@@ -9,6 +9,7 @@ import {
   type Queryable,
   type SqlParam,
   type Store,
+  type Until,
 } from './store.js';
 
 /** Connection-level failures (server down, restarting, refusing) as opposed to SQL errors. */
@@ -28,6 +29,31 @@ export function wrap(err: unknown): unknown {
   // 57014 query_canceled: statement_timeout (or a cancel request).
   if ((err as { code?: string })?.code === '57014') return new StoreTimeoutError(err);
   return err;
+}
+
+/** What node-postgres has but its types leave out: a client's backend key, and the connection's CancelRequest. */
+interface BackendKey {
+  processID: number;
+  secretKey: number;
+}
+interface CancelConnection {
+  connect(portOrPath: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
+  on(event: 'connect' | 'error', listener: () => void): void;
+}
+
+/**
+ * Asks the server to cancel the statement `client` runs: PostgreSQL's CancelRequest on a
+ * connection of its own, as node-postgres' Client.cancel sends it (whose API takes the deprecated
+ * activeQuery). A failure to send it is ignored: the statement then ends by statement_timeout.
+ */
+function cancelStatement(client: pg.PoolClient): void {
+  const { processID, secretKey } = client as unknown as BackendKey;
+  const con = new pg.Connection() as unknown as CancelConnection;
+  con.on('error', () => {});
+  con.on('connect', () => con.cancel(processID, secretKey));
+  if (client.host.startsWith('/')) con.connect(`${client.host}/.s.PGSQL.${client.port}`);
+  else con.connect(client.port, client.host);
 }
 
 /** How long a lost listening connection waits before connecting again. */
@@ -62,7 +88,8 @@ export class PostgresStore implements Store {
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
     const slots = batching.slots ?? DEFAULT_STATEMENT_SLOTS;
-    this.batches = slots > 0 ? new StatementBatches((sql, params) => this.query(sql, params), slots, batching.onBatch) : undefined;
+    this.batches =
+      slots > 0 ? new StatementBatches((sql, params, until) => this.query(sql, params, until), slots, batching.onBatch) : undefined;
   }
 
   private readonly batches: StatementBatches | undefined;
@@ -77,19 +104,47 @@ export class PostgresStore implements Store {
   private readonly statementNames = new PreparedNames('ev');
 
   /** Batched with the statements of its text that wait while others of it run (see StatementBatches). */
-  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
-    return this.batches ? this.batches.queryRow<Row>(sql, params) : (await this.query<Row>(sql, params))[0];
+  async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = [], until?: Until): Promise<Row | undefined> {
+    return this.batches ? this.batches.queryRow<Row>(sql, params, until) : (await this.query<Row>(sql, params, until))[0];
   }
 
-  async query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+  async query<Row extends object>(sql: string, params: readonly SqlParam[] = [], until?: Until): Promise<Row[]> {
+    const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
+    const config = name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
     try {
-      const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
-      const res = await this.pool.query(
-        name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] },
-      );
-      return res.rows as Row[];
+      if (until === undefined) return (await this.pool.query(config)).rows as Row[];
+      return await this.queryUntil<Row>(config, until);
     } catch (err) {
       throw wrap(err);
+    }
+  }
+
+  /**
+   * A statement cancelled if it still runs at `until` (see Until), by a cancel request; the
+   * connection is then dropped, not reused, so that a cancel reaching the server late cannot hit
+   * the next statement run on it.
+   */
+  private async queryUntil<Row extends object>(config: pg.QueryConfig, until: number): Promise<Row[]> {
+    if (performance.now() >= until) throw new StoreTimeoutError('the deadline passed before the statement ran');
+    const client = await this.pool.connect();
+    let failed: unknown;
+    let cancelled = false;
+    const timer = setTimeout(
+      () => {
+        cancelled = true;
+        cancelStatement(client);
+      },
+      Math.max(0, until - performance.now()),
+    );
+    try {
+      return (await client.query(config)).rows as Row[];
+    } catch (err) {
+      failed = err;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      // As pool.query does, a client whose statement failed is dropped too.
+      client.release(cancelled || failed !== undefined);
     }
   }
 

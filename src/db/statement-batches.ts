@@ -1,7 +1,7 @@
-import { StoreTimeoutError, StoreUnavailableError, type SqlParam } from './store.js';
+import { StoreTimeoutError, StoreUnavailableError, type SqlParam, type Until } from './store.js';
 
-/** Runs one statement (with its parameters) on a connection of the store. */
-export type RunStatement = <Row extends object>(sql: string, params: readonly SqlParam[]) => Promise<Row[]>;
+/** Runs one statement (with its parameters) on a connection of the store, given up at `until`. */
+export type RunStatement = <Row extends object>(sql: string, params: readonly SqlParam[], until: Until) => Promise<Row[]>;
 
 /** The most statements of one text run as one. */
 const MAX_BATCH = 64;
@@ -45,6 +45,7 @@ const MEMBER = 'epochview_batch_member';
 
 interface Waiter {
   params: readonly SqlParam[];
+  until: Until;
   resolve(row: object | undefined): void;
   reject(err: unknown): void;
 }
@@ -81,7 +82,11 @@ interface Text {
  * fill. The members of a batch read one snapshot, so each answer is still the store's at one head.
  *
  * Parameters travel as text (the texts cast them where they use them; see SqlParams); texts
- * with array parameters or none run alone. A batch that fails on SQL runs its members one by one,
+ * with array parameters or none run alone.
+ *
+ * Deadlines (Until): a statement whose caller has stopped waiting when its batch starts is left
+ * out of it; a batch is given up at the latest deadline of its members (none if one has none), so
+ * that it stops only once nobody waits for it. A batch that fails on SQL runs its members one by one,
  * so that each gets its own answer or its own error; one that finds the server away or runs past
  * the statement timeout fails them all with that error.
  */
@@ -100,11 +105,11 @@ export class StatementBatches {
   ) {}
 
   /** The first row of a statement (undefined if it answers none). */
-  queryRow<Row extends object>(sql: string, params: readonly SqlParam[]): Promise<Row | undefined> {
-    if (params.length === 0 || params.some((p) => Array.isArray(p))) return this.run<Row>(sql, params).then((rows) => rows[0]);
+  queryRow<Row extends object>(sql: string, params: readonly SqlParam[], until?: Until): Promise<Row | undefined> {
+    if (params.length === 0 || params.some((p) => Array.isArray(p))) return this.run<Row>(sql, params, until).then((rows) => rows[0]);
     const text = this.textOf(sql);
     return new Promise<object | undefined>((resolve, reject) => {
-      text.waiting.push({ params, resolve, reject });
+      text.waiting.push({ params, until, resolve, reject });
       if (this.mayStart(text)) this.start(sql, text);
     }) as Promise<Row | undefined>;
   }
@@ -135,6 +140,8 @@ export class StatementBatches {
 
   /** The text's waiting statements run, as one; when they are done, those waiting meanwhile. */
   private start(sql: string, text: Text): void {
+    this.dropLate(text);
+    if (text.waiting.length === 0) return;
     const members = text.waiting.splice(0, Math.max(1, Math.min(MAX_BATCH, Math.floor(this.tuning.batchBudgetMs / (text.memberMs ?? 0)))));
     text.running++;
     const started = this.now();
@@ -148,9 +155,20 @@ export class StatementBatches {
     });
   }
 
+  /** Rejects the waiting statements whose callers have stopped waiting (their doors answered already). */
+  private dropLate(text: Text): void {
+    const now = this.now();
+    let kept = 0;
+    for (const w of text.waiting) {
+      if (w.until !== undefined && w.until <= now) w.reject(new StoreTimeoutError('the deadline passed before the statement ran'));
+      else text.waiting[kept++] = w;
+    }
+    text.waiting.length = kept;
+  }
+
   private async runBatch(sql: string, members: Waiter[]): Promise<void> {
     const alone = (m: Waiter) =>
-      this.run(sql, m.params).then(
+      this.run(sql, m.params, m.until).then(
         (rows) => m.resolve(rows[0]),
         (err: unknown) => m.reject(err),
       );
@@ -160,7 +178,7 @@ export class StatementBatches {
     const columns = Array.from({ length: count }, (_, i) => members.map((m) => textOf(m.params[i] ?? null)));
     let rows: Record<string, unknown>[];
     try {
-      rows = await this.run<Record<string, unknown>>(this.batchText(sql, count), columns);
+      rows = await this.run<Record<string, unknown>>(this.batchText(sql, count), columns, latest(members));
     } catch (err) {
       // A server that is away, or a batch past the statement timeout, would fail them alone too.
       if (err instanceof StoreUnavailableError || err instanceof StoreTimeoutError) for (const m of members) m.reject(err);
@@ -189,6 +207,16 @@ export class StatementBatches {
     }
     return text;
   }
+}
+
+/** The latest deadline of a batch's members: none if one of them has none. */
+function latest(members: readonly Waiter[]): Until {
+  let until = -Infinity;
+  for (const m of members) {
+    if (m.until === undefined) return undefined;
+    until = Math.max(until, m.until);
+  }
+  return until;
 }
 
 function textOf(value: SqlParam): string | null {

@@ -37,13 +37,26 @@ export interface Queryable {
   query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row[]>;
 }
 
+/**
+ * When a request's caller stops waiting for a statement (performance.now() time; undefined: the
+ * statement runs to its end or the store's statement timeout): one that has not started by then
+ * never runs, one running then on a PostgreSQL server is cancelled. Either way it rejects, and
+ * the caller has answered DEADLINE_EXCEEDED already (operations/deadline.ts).
+ */
+export type Until = number | undefined;
+
 export interface Store extends Queryable {
   readonly kind: 'postgres' | 'pglite';
+  query<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[], until?: Until): Promise<Row[]>;
   /**
    * The first row of a statement (undefined when it answers none). Calls of one text arriving
    * while others of it run wait, and run together as one statement (see StatementBatches).
    */
-  queryRow<Row extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<Row | undefined>;
+  queryRow<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params?: readonly SqlParam[],
+    until?: Until,
+  ): Promise<Row | undefined>;
   /** Where the data lives, safe to log (passwords masked). */
   readonly location: string;
   /** Runs fn inside one transaction: all of it commits, or none of it. */
@@ -72,7 +85,10 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** A statement was cancelled by the server's statement_timeout; the HTTP layer maps this to 504. */
+/**
+ * A statement was cancelled by the server's statement_timeout, or given up at its caller's
+ * deadline (Until); the doors map this to 504 DEADLINE_EXCEEDED.
+ */
 export class StoreTimeoutError extends Error {
   constructor(cause: unknown) {
     super(`statement cancelled: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

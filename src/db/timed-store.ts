@@ -1,4 +1,4 @@
-import { StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store } from './store.js';
+import { StoreUnavailableError, type ListenHandlers, type Queryable, type SqlParam, type Store, type Until } from './store.js';
 
 /** A standalone statement, or a whole transaction (all its statements and the commit). */
 export type StoreCallKind = 'query' | 'transaction';
@@ -29,8 +29,10 @@ export function timedStore(store: Store, observe: StoreObserver): Store {
     [TIMED]: true,
     kind: store.kind,
     location: store.location,
-    query: <Row extends object>(sql: string, params?: readonly SqlParam[]) => timed('query', () => store.query<Row>(sql, params)),
-    queryRow: <Row extends object>(sql: string, params?: readonly SqlParam[]) => timed('query', () => store.queryRow<Row>(sql, params)),
+    query: <Row extends object>(sql: string, params?: readonly SqlParam[], until?: Until) =>
+      timed('query', () => store.query<Row>(sql, params, until)),
+    queryRow: <Row extends object>(sql: string, params?: readonly SqlParam[], until?: Until) =>
+      timed('query', () => store.queryRow<Row>(sql, params, until)),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) => timed('transaction', () => store.transaction(fn)),
     exec: (sql: string) => store.exec(sql),
     listen: (channel: string, handlers: ListenHandlers) => store.listen(channel, handlers),

@@ -105,11 +105,10 @@ export function sourcesOf(asked: RootsAsked): AnswerSource[] | undefined {
 
 /** What a root field's resolver reads with, per request. */
 export interface RootContext {
-  read: ReadContext;
   /** Why the store is not ready; undefined once it is. */
   waitingFor: () => string | undefined;
-  /** The operation's work, bounded by the request's timeout, mapped to the contract's errors. */
-  run: (root: RootField, work: Promise<unknown>) => Promise<unknown>;
+  /** The operation's work, bounded by the request's deadline (handed to the store), mapped to the contract's errors. */
+  run: (root: RootField, work: (read: ReadContext) => Promise<unknown>) => Promise<unknown>;
   /** The latest chain head an operation answered at. */
   head: ChainHead | null;
 }
@@ -118,7 +117,8 @@ export interface RootContext {
 export const resolveRoot: RootResolver = (root) => {
   const resolver: GraphQLFieldResolver<unknown, RootContext> = async (_source, args, ctx, info) => {
     if (ctx.waitingFor() !== undefined) throw unavailable();
-    const result = (await ctx.run(root, root.operation.run(ctx.read, root.request(args, info)))) as { head: ChainHead | null };
+    const request = root.request(args, info);
+    const result = (await ctx.run(root, (read) => root.operation.run(read, request))) as { head: ChainHead | null };
     if (result.head && (ctx.head === null || BigInt(result.head.height) > BigInt(ctx.head.height))) ctx.head = result.head;
     return result;
   };
@@ -158,10 +158,8 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
       compiled.fields.map(async (f) => {
         if (typeof f === 'string') return undefined;
         const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
-        const page = (await ctx.run(
-          f.root,
-          f.root.operation.run(ctx.read, f.root.request(argumentsOf(f, p.variables), info)),
-        )) as PageResult;
+        const request = f.root.request(argumentsOf(f, p.variables), info);
+        const page = (await ctx.run(f.root, (read) => f.root.operation.run(read, request))) as PageResult;
         if (page.head && (ctx.head === null || BigInt(page.head.height) > BigInt(ctx.head.height))) ctx.head = page.head;
         return page;
       }),

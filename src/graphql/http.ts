@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { ApiAnswers, RequestLogger } from '../http/api-answer.js';
 import { loggedFailure } from '../http/api-answer.js';
-import { withDeadline } from '../http/limits.js';
+import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
 import type { ChainHead } from '../pagination/result.js';
@@ -133,12 +133,11 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
     const ctx = (): RootContext => ({
-      read: { store: a.store, rows: a.rows },
       waitingFor: a.waitingFor,
       head: null,
       run: (root, work) => {
-        const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : 0;
-        return withDeadline(work, left).catch((err: unknown) => {
+        const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
+        return withDeadline((until) => work({ store: a.store, rows: a.rows, until }), left, timeout).catch((err: unknown) => {
           throw loggedFailure(err, root.operation, a.limits, log);
         });
       },

@@ -13,8 +13,9 @@ import {
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { protoPath as HEALTH_PROTO } from 'grpc-health-check';
-import { type ApiError, deadlineExceeded, parseError, unavailable } from '../contract/errors.js';
+import { type ApiError, parseError, unavailable } from '../contract/errors.js';
 import type { Store } from '../db/store.js';
+import { withDeadline } from '../operations/deadline.js';
 import { failureOf } from '../operations/failure.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { MalformedRequestError, MethodCodec, PROTO_DIR, statusDetails } from './codec.js';
@@ -95,15 +96,6 @@ function timeLeft(call: ServerUnaryCall<Buffer, Uint8Array>, requestTimeoutMs: n
   return Math.min(requestTimeoutMs > 0 ? requestTimeoutMs : Infinity, client);
 }
 
-/** `work`, or the 504 DEADLINE_EXCEEDED error once `ms` have passed. */
-function within<T>(work: Promise<T>, ms: number, requestTimeoutMs: number): Promise<T> {
-  if (!Number.isFinite(ms)) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(deadlineExceeded(requestTimeoutMs)), Math.max(0, ms))));
-  work.catch(() => {});
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 /** The service's methods: raw bytes in and out, so that decoding and encoding failures are ours to answer. */
 function serviceDefinition(methods: readonly GrpcMethod[]): ServiceDefinition {
   const bytes = (b: Buffer) => b;
@@ -142,8 +134,9 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
       try {
         if (opts.waitingFor() !== undefined) throw unavailable();
         const request = codec.request(call.request);
-        const result = await within(
-          op.run({ store: opts.store, rows: opts.rows }, request),
+        // The client's deadline gives up the statement as the request timeout does (REST's too).
+        const result = await withDeadline(
+          (until) => op.run({ store: opts.store, rows: opts.rows, until }, request),
           timeLeft(call, opts.requestTimeoutMs),
           opts.requestTimeoutMs,
         );

@@ -7,7 +7,9 @@ import { failureOf } from '../operations/failure.js';
 import type { AnyOperation } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
-import { checkRepeatedValues, withDeadline, type Limits } from './limits.js';
+import type { Until } from '../db/store.js';
+import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
+import { checkRepeatedValues, type Limits } from './limits.js';
 import type { Answer, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 
@@ -68,12 +70,12 @@ export function isPrettyUrl(url: string): boolean {
  * operation's request (path parameters set their fields), and its result as the response
  * message's JSON (?pretty indents it).
  */
-async function compute(a: ApiAnswers, route: Route, url: string, path: Record<string, string>): Promise<Answer> {
+async function compute(a: ApiAnswers, route: Route, url: string, path: Record<string, string>, until: Until): Promise<Answer> {
   const op = route.operation;
   const query = queryPairs(queryOf(url));
   checkRepeatedValues(query, op.fields, a.limits);
   const request = { ...parseQuery(query, op.fields), ...path };
-  const result = await op.run({ store: a.store, rows: a.rows }, request);
+  const result = await op.run({ store: a.store, rows: a.rows, until }, request);
   const body = result.responseJson();
   return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
 }
@@ -94,8 +96,8 @@ export async function answerApi(
   const op = route.operation;
   try {
     const answer = await withDeadline(
-      a.cache.answer(url, op.reads, () => compute(a, route, url, path)),
-      a.limits.requestTimeoutMs,
+      (until) => a.cache.answer(url, op.reads, (u) => compute(a, route, url, path, u), until),
+      timeoutMsOf(a.limits.requestTimeoutMs),
     );
     const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
     sent['content-type'] = 'application/json';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../db/store.js';
 import { ROLE_COLUMNS, roleOf, type RoleRow } from '../db/server-role.js';
 import { unavailable } from '../contract/errors.js';
-import { withDeadline } from './limits.js';
+import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
 
 /** The chain head the store answers with: the last applied block. */
 interface Head {
@@ -46,7 +46,7 @@ export function registerHealth(
     const waitingFor = starting();
     if (waitingFor !== undefined) return notReady(waitingFor);
     try {
-      const [row] = await withDeadline(store.query<Head & RoleRow>(sql), timeoutMs);
+      const [row] = await withDeadline((until) => store.query<Head & RoleRow>(sql, [], until), timeoutMsOf(timeoutMs));
       const head = {
         blockHeight: row?.height ?? null,
         blockTime: row?.block_time ?? null,

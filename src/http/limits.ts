@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import type { FieldSpec } from '../contract/query.js';
-import { deadlineExceeded, rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
+import { rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
 
 /**
  * What one request may cost: URL size, values per repeated parameter, time, and (optionally)
@@ -62,21 +62,6 @@ export function checkRepeatedValues(
     }
     counts.set(field, n);
   }
-}
-
-/**
- * Settles like `work`, or rejects with the 504 DEADLINE_EXCEEDED error after `ms` (0: never).
- * The work is not stopped (a PostgreSQL server cancels its statement by statement_timeout);
- * its late result or failure is dropped.
- */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  if (ms <= 0) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadlineExceeded(ms)), ms);
-  });
-  work.catch(() => {});
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Proxies trusted to name the client in X-Forwarded-For: a number of hops, or who they are. */

@@ -1,4 +1,5 @@
 import type { AnswerSource, HeadState } from '../db/read-models.js';
+import type { Until } from '../db/store.js';
 import type { ChainHead } from '../pagination/result.js';
 import { gzipAsync } from './compression.js';
 import { Doorkeeper } from './doorkeeper.js';
@@ -134,12 +135,16 @@ export class ResponseCache {
     return false;
   }
 
-  /** The answer for url, made of `sources`: cached, shared with an identical request in flight, or compute()d. */
-  answer(url: string, sources: readonly AnswerSource[], compute: () => Promise<Answer>): Promise<Answer> {
+  /**
+   * The answer for url, made of `sources`: cached, shared with an identical request in flight, or
+   * compute()d. A computation that other requests may join is not given up at the deadline
+   * `until` of the request that started it (compute(undefined)): it ends by statement_timeout.
+   */
+  answer(url: string, sources: readonly AnswerSource[], compute: (until: Until) => Promise<Answer>, until?: Until): Promise<Answer> {
     const state = this.state;
     if (this.maxBytes <= 0 || state === null) {
       this.observe('bypass');
-      return compute();
+      return compute(until);
     }
     const key = this.doorkeeper?.keyOf(url) ?? 0;
     const asked = this.doorkeeper?.record(key) ?? Infinity;
@@ -159,7 +164,7 @@ export class ResponseCache {
       // registry looked up: only the requests after a URL's first are ever in it.)
       this.observe('miss');
       this.observe('not-admitted-new');
-      return compute();
+      return compute(until);
     }
     // Keyed by the versions too: a request arriving after a block that changed its models must
     // not join one that began before it.
@@ -170,7 +175,7 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    const computing = compute().then((answer) => this.keep(url, key, sources, answer) ?? answer);
+    const computing = compute(undefined).then((answer) => this.keep(url, key, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);

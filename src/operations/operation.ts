@@ -1,17 +1,21 @@
 import type { MessageDef } from '../contract/message.js';
 import type { FieldSpec, ParsedQuery } from '../contract/query.js';
 import type { AnswerSource } from '../db/read-models.js';
-import type { Store } from '../db/store.js';
+import type { Store, Until } from '../db/store.js';
 import type { ItemResult, PageResult } from '../pagination/result.js';
 import type { RowCache } from '../pagination/row-cache.js';
 
 /** A request as every door hands it to an operation: each field by name, typed by its kind (a repeated field is a list). */
 export type RequestOf<Fields extends Record<string, FieldSpec>> = ParsedQuery<Fields>;
 
-/** What an operation reads with: the store, and the rendered rows kept across requests (see RowCache), if any. */
+/**
+ * What an operation reads with: the store, the rendered rows kept across requests (see
+ * RowCache), if any, and when the request's caller stops waiting (its deadline, see Until).
+ */
 export interface ReadContext {
   store: Store;
   rows?: RowCache | undefined;
+  until?: Until;
 }
 
 /** A list answer: the response message holds one connection of nodes under `key`. */

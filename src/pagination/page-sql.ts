@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.js';
+import type { Store, Until } from '../db/store.js';
 import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
 import { parseVersions, type RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
@@ -154,19 +154,26 @@ function rowKeys(row: PageRow): (number | string)[] {
 
 const headOf = (row: PageRow): ChainHead | null => (row.head_height === null ? null : { height: row.head_height, time: row.head_time! });
 
+/** What a statement is read with: an operation's ReadContext. */
+export interface Reader {
+  store: Pick<Store, 'queryRow'>;
+  rows?: RowCache | undefined;
+  until?: Until;
+}
+
 /**
  * Runs a page statement, with the chain head. With a RowCache, a page of kept rows asks the
  * store for its rows' versions first and joins the texts kept for them; only when one is missing
  * does it ask for the edges, and keeps them.
  */
-export async function readPage(db: Pick<Store, 'queryRow'>, sql: PageSql, params: SqlParams, rows?: RowCache): Promise<PageResult> {
+export async function readPage({ store, rows, until }: Reader, sql: PageSql, params: SqlParams): Promise<PageResult> {
   if (sql.versionsText !== undefined && rows !== undefined) {
-    const row = await db.queryRow<PageRow>(sql.versionsText, params.values);
+    const row = await store.queryRow<PageRow>(sql.versionsText, params.values, until);
     if (!row) throw new Error('a page statement returned no row');
     const edges = rows.get(rowKeys(row));
     if (edges) return pageOf(sql, edges, edges.length, row.other_side!, headOf(row));
   }
-  const row = await db.queryRow<PageRow>(sql.text, params.values);
+  const row = await store.queryRow<PageRow>(sql.text, params.values, until);
   if (!row) throw new Error('a page statement returned no row');
   const edges = row.edges ?? '';
   if (rows !== undefined && row.versions) {
@@ -180,8 +187,8 @@ export async function readPage(db: Pick<Store, 'queryRow'>, sql: PageSql, params
 }
 
 /** Runs a statement that writes one message (a `body` column), with the chain head. */
-export async function readItem(db: Pick<Store, 'queryRow'>, sql: string, params: SqlParams): Promise<ItemResult> {
-  const row = await db.queryRow<PageRow>(sql, params.values);
+export async function readItem({ store, until }: Reader, sql: string, params: SqlParams): Promise<ItemResult> {
+  const row = await store.queryRow<PageRow>(sql, params.values, until);
   if (!row) throw new Error('a statement returned no row');
   return new ItemResult(row.body!, headOf(row));
 }

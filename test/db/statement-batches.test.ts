@@ -190,6 +190,18 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     assert.deepEqual(sizes, [3]);
   });
 
+  test('a statement still running at its deadline is cancelled, and its connection replaced', async () => {
+    const one = new PostgresStore(db.databaseUrl!, 1, 0, { slots: 0 });
+    try {
+      // No statement timeout: only the cancel at the deadline ends the sleep before its minute.
+      await assert.rejects(one.query('SELECT pg_sleep(60)', [], performance.now() + 50), StoreTimeoutError);
+      assert.deepEqual(await one.query('SELECT 1 AS one', [], performance.now() + 60_000), [{ one: 1 }]);
+      await assert.rejects(one.query('SELECT 1 AS one', [], performance.now() - 1), StoreTimeoutError);
+    } finally {
+      await one.close();
+    }
+  });
+
   test('a batch past the statement timeout fails all its members with it, and runs none again', async () => {
     const timed = new PostgresStore(db.databaseUrl!, 1, 100, { slots: 0 });
     try {
@@ -207,5 +219,55 @@ describe('StatementBatches on the PostgreSQL server', { skip: !STORE_KINDS.inclu
     } finally {
       await timed.close();
     }
+  });
+});
+
+describe('deadlines (Until) of batched statements', () => {
+  const MEMBER = 'epochview_batch_member';
+
+  test('one past its deadline when its batch starts is left out; a batch is given up at its latest deadline, or never if one has none', async () => {
+    let now = 0;
+    const runs: { members: number; until: number | undefined }[] = [];
+    let release: () => void = () => {};
+    const run = async <Row extends object>(_sql: string, params: readonly SqlParam[], until: number | undefined) => {
+      const values = Array.isArray(params[0]) ? params[0] : [params[0]];
+      runs.push({ members: values.length, until });
+      if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return (Array.isArray(params[0]) ? values.map((v, i) => ({ [MEMBER]: i + 1, v })) : [{ v: values[0] }]) as Row[];
+    };
+    const batches = new StatementBatches(run, 1, undefined, ARRIVALS_ONLY, () => now);
+    const sql = 'SELECT $1::text AS v';
+    const first = batches.queryRow(sql, ['first'], 100);
+    const waiting = [
+      batches.queryRow(sql, ['late'], 3),
+      batches.queryRow(sql, ['later'], 50),
+      batches.queryRow(sql, ['latest'], 70),
+      batches.queryRow(sql, ['none'], undefined),
+    ];
+    now = 5;
+    release();
+    assert.deepEqual(await first, { v: 'first' });
+    const [late, ...rest] = await Promise.allSettled(waiting);
+    assert.ok(late!.status === 'rejected' && late!.reason instanceof StoreTimeoutError);
+    assert.deepEqual(
+      rest.map((r) => (r.status === 'fulfilled' ? r.value : r.reason)),
+      [{ v: 'later' }, { v: 'latest' }, { v: 'none' }],
+    );
+    // The three that still waited ran as one, with no deadline: one of them had none.
+    assert.deepEqual(runs, [
+      { members: 1, until: 100 },
+      { members: 3, until: undefined },
+    ]);
+
+    runs.length = 0;
+    const held = batches.queryRow(sql, ['held'], 100);
+    const two = [batches.queryRow(sql, ['a'], 80), batches.queryRow(sql, ['b'], 90)];
+    release();
+    await held;
+    await Promise.all(two);
+    assert.deepEqual(runs, [
+      { members: 1, until: 100 },
+      { members: 2, until: 90 },
+    ]);
   });
 });

@@ -305,6 +305,43 @@ describe('gRPC on a PostgreSQL server: deadlines, a vanishing client, shutdown, 
     }
   });
 
+  /** Statements of the test's database waiting for a lock on referral_sets. */
+  async function waitingForSets(): Promise<number> {
+    const c = new pg.Client({ connectionString: ts.databaseUrl });
+    await c.connect();
+    try {
+      const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'referral_sets'::regclass`);
+      return rows[0].n;
+    } finally {
+      await c.end();
+    }
+  }
+
+  test("a client's deadline earlier than the request timeout cancels the call's statement", async () => {
+    // A request timeout (so statement_timeout) of a minute: only the client's deadline can end the statement early.
+    const serve = await startServe([...ts.args, '--grpc-port', '0', '--request-timeout-ms', '60000', '--response-cache-mb', '0']);
+    const client = rawClient(grpcAddress(serve));
+    const lock = await lockSets();
+    try {
+      const request = encode('ListReferralSetsRequest', { pagination: { first: 2 } });
+      const call = rawCall(client, SETS, request, 2000);
+      await eventually('the statement waiting for the lock', async () => (await waitingForSets()) === 1);
+      assert.equal((await call).error?.code, status.DEADLINE_EXCEEDED);
+      // Cancelled by the server's cancel request once the deadline passed: waited for well within the minute.
+      await eventually('the statement cancelled', async () => (await waitingForSets()) === 0, 10_000);
+      await eventually('the call logged', () => serve.logs().some((l) => l.method === 'gRPC' && l.status === status.DEADLINE_EXCEEDED));
+      await lock.release();
+      // The connection of the cancelled statement was dropped: the next calls are answered, in full.
+      const answered = await rawCall(client, SETS, request);
+      assert.equal(answered.error, null);
+      assert.equal(decode('ListReferralSetsResponse', answered.response).referralSets!.edges.length, 2);
+    } finally {
+      await lock.release();
+      client.close();
+      assert.equal(await serve.stop(), 0);
+    }
+  });
+
   test('SIGTERM: a call in flight finishes, new connections are refused, exit 0', async () => {
     const serve = await startServe([...ts.args, '--grpc-port', '0', '--response-cache-mb', '0']);
     const address = grpcAddress(serve);
@@ -312,15 +349,7 @@ describe('gRPC on a PostgreSQL server: deadlines, a vanishing client, shutdown, 
     const lock = await lockSets();
     try {
       const inFlight = rawCall(client, SETS, encode('ListReferralSetsRequest', { pagination: { first: 3 } }));
-      await eventually('the statement waiting for the lock', async () => {
-        const c = new pg.Client({ connectionString: ts.databaseUrl });
-        await c.connect();
-        const { rows } = await c.query(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'referral_sets'::regclass`,
-        );
-        await c.end();
-        return rows[0].n > 0;
-      });
+      await eventually('the statement waiting for the lock', async () => (await waitingForSets()) > 0);
       serve.child.kill('SIGTERM');
       await eventually('shutting down', () => serve.logs().some((l) => String(l.msg).startsWith('shutting down')));
       assert.equal((await healthCheck(address)).error?.code, status.UNAVAILABLE, 'no new connection');

@@ -43,7 +43,7 @@ export const listEpochRewardSummaries: Operation<typeof FIELDS> = {
   },
   errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,
-  async run({ store, rows }, request) {
+  async run(ctx, request) {
     const req = pageRequest(request, (cursor) => decodePosition(EPOCH_REWARD_SUMMARY_CURSOR, cursor));
     const filter = {
       assets: checkedIds(request.assetIds, 'asset'),
@@ -52,6 +52,6 @@ export const listEpochRewardSummaries: Operation<typeof FIELDS> = {
       toEpoch: request.toEpoch,
     };
     const { sql, params } = summariesPage(filter, req);
-    return readPage(store, sql, params, rows);
+    return readPage(ctx, sql, params);
   },
 };

@@ -16,5 +16,5 @@ export const explorerListAssets: Operation<Record<string, never>> = {
   response: { kind: 'item', message: LIST_ASSETS_RESPONSE },
   errorCode: 0,
   errorMessage: 'failed to list assets',
-  run: ({ store }) => readItem(store, ASSETS_SQL, new SqlParams()),
+  run: (ctx) => readItem(ctx, ASSETS_SQL, new SqlParams()),
 };

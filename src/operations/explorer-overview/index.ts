@@ -17,5 +17,5 @@ export const explorerOverview: Operation<Record<string, never>> = {
   response: { kind: 'item', message: OVERVIEW },
   errorCode: 0,
   errorMessage: 'failed to get the overview',
-  run: ({ store }) => readItem(store, OVERVIEW_SQL, new SqlParams()),
+  run: (ctx) => readItem(ctx, OVERVIEW_SQL, new SqlParams()),
 };

@@ -28,9 +28,9 @@ export const explorerListTeams: Operation<typeof FIELDS> = {
   },
   errorCode: 0,
   errorMessage: 'failed to list teams',
-  async run({ store }, request) {
+  async run({ store, until }, request) {
     const req = pageRequest(request, (cursor) => decodePosition(TEAM_CURSOR, cursor));
     const { sql, params } = teamsPage(request.search ?? '', req);
-    return readPage(store, sql, params);
+    return readPage({ store, until }, sql, params);
   },
 };

@@ -36,7 +36,7 @@ export const listReferralSets: Operation<typeof FIELDS> = {
   },
   errorCode: ERROR_CODE,
   errorMessage: 'failed to list referral sets',
-  async run({ store, rows }, request) {
+  async run(ctx, request) {
     const req = pageRequest(request, (cursor) => decodePosition(REFERRAL_SET_CURSOR, cursor));
     // Every id given is validated, even one that precedence then ignores.
     const setId = checkedId(request.referralSetId);
@@ -45,6 +45,6 @@ export const listReferralSets: Operation<typeof FIELDS> = {
     const filter: SetFilter =
       setId !== undefined ? { setId } : referrer !== undefined ? { referrer } : referee !== undefined ? { referee } : null;
     const { sql, params } = referralSetsPage(filter, req);
-    return readPage(store, sql, params, rows);
+    return readPage(ctx, sql, params);
   },
 };

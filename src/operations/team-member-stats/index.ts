@@ -37,13 +37,13 @@ export const listTeamMembersStatistics: Operation<typeof FIELDS> = {
   },
   errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,
-  async run({ store, rows }, request) {
+  async run(ctx, request) {
     // Faults in the contract's order: pagination, then ids.
     const req = pageRequest(request, (cursor) => decodePosition(TEAM_MEMBER_CURSOR, cursor));
     const teamId = checkedId(request.teamId ?? '');
     const partyId = request.partyId === undefined ? undefined : checkedId(request.partyId);
     const n = request.aggregationEpochs || DEFAULT_AGGREGATION_EPOCHS;
     const { sql, params } = teamStatsPage(teamId, n, partyId, req);
-    return readPage(store, sql, params, rows);
+    return readPage(ctx, sql, params);
   },
 };

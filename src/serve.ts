@@ -348,6 +348,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
         // The explorer is there once the front-end is built (npm run build makes dist/web).
         ...(app.hasRoute({ method: 'GET', url: '/' }) ? [`explorer: ${base}/`] : []),
         `API docs: ${base}/docs`,
+        `GraphQL: ${base}/graphql (GraphiQL in a browser)`,
         'try:',
         `  curl '${base}/api/v2/referral-sets?pagination.first=3'`,
         `  curl '${base}/api/v2/teams/${(await sampleTeam(store).catch(() => undefined)) ?? '<teamId>'}/stats?aggregationEpochs=5'`,

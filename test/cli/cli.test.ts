@@ -118,6 +118,7 @@ test('npm start on an empty data dir seeds the demo chain and serves it', { time
     assert.match(stdout, /curl '.*\/api\/v2\/teams\/[0-9a-f]{64}\/stats\?aggregationEpochs=5'/);
     assert.match(stdout, new RegExp(`^explorer: ${url}/$`, 'm'));
     assert.match(stdout, new RegExp(`^API docs: ${url}/docs$`, 'm'));
+    assert.match(stdout, new RegExp(`^GraphQL: ${url}/graphql \\(GraphiQL in a browser\\)$`, 'm'));
     const explorer = await fetch(`${url}/`);
     assert.equal(explorer.status, 200);
     assert.equal(explorer.headers.get('content-type'), 'text/html; charset=utf-8');

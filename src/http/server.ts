@@ -228,7 +228,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     });
   }
 
-  const graphql = graphqlSchema(opts.graphqlUpstream, { timeoutMs: limits.requestTimeoutMs, log: opts.logger });
+  const graphql = await graphqlSchema(opts.graphqlUpstream, { timeoutMs: limits.requestTimeoutMs, log: opts.logger });
   app.addHook('onClose', async () => graphql.close());
   if (graphql.upstream) metrics.watchGraphqlUpstream(graphql.upstream);
   await registerGraphql(app, { answers, schema: graphql.schema, onSchemaChange: graphql.onSchemaChange, page: registerGraphiql(app) });

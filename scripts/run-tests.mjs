@@ -38,15 +38,22 @@ const files = [];
 // waiting for one of them alone: CONCURRENCY files run at once.
 const LONGEST = [
   'operations/epoch-reward-summaries',
-  'ingest/ingest',
-  'web/explorer',
-  'ingest/event-files',
   'bench',
-  'http/row-cache',
+  'ingest/ingest',
   'ingest/broker',
+  'ingest/event-files',
+  'http/row-cache',
   'http/statement-batches',
-  'web/chain-strings',
+  'web/explorer',
   'cli/cli',
+  'grpc/grpc',
+  'db/scale-out',
+  'ingest/follow',
+  'http/limits',
+  'web/chain-strings',
+  'grpc/fixtures',
+  'db/pglite-wire',
+  'graphql/graphql-fixtures',
 ];
 const rank = (file) => {
   const i = LONGEST.findIndex((name) => file === join('test', `${name}.test.ts`));

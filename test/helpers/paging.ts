@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Connection } from '../../src/contract/message.js';
-import { get } from './server.js';
+import { get, UNCOMPRESSED } from './server.js';
 
 type Page = Connection<unknown>;
 
@@ -13,7 +13,7 @@ type Page = Connection<unknown>;
 export async function assertPagingConsistent(base: string, key: string, size: number): Promise<number> {
   const sep = base.includes('?') ? '&' : '?';
   const fetchPage = async (params: string): Promise<Page> => {
-    const res = await get(`${base}${sep}${params}`);
+    const res = await get(`${base}${sep}${params}`, UNCOMPRESSED);
     assert.equal(res.status, 200, res.text);
     return (res.body as Record<string, Page>)[key]!;
   };

@@ -22,6 +22,12 @@ export interface HttpResult {
   body: unknown;
 }
 
+/**
+ * For fetches of many pages whose bodies are what a test checks: no gzip, which would cost both
+ * ends CPU on every page (compression has tests of its own).
+ */
+export const UNCOMPRESSED: RequestInit = { headers: { 'accept-encoding': 'identity' } };
+
 export async function get(url: string, init?: RequestInit): Promise<HttpResult> {
   const res = await fetch(url, init);
   const text = await res.text();

@@ -13,7 +13,7 @@ import { FIXTURES } from '../helpers/cli.js';
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
-import { get } from '../helpers/server.js';
+import { get, UNCOMPRESSED } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const PATH = '/api/v2/rewards/epoch/summaries';
@@ -99,7 +99,7 @@ function expectedPage(all: Node[], f: Filter, newestFirst: boolean, dir: 'forwar
 }
 
 async function fetchPage(url: string): Promise<Page> {
-  const res = await get(url);
+  const res = await get(url, UNCOMPRESSED);
   assert.equal(res.status, 200, `${url}: ${res.text}`);
   return (res.body as { summaries: Page }).summaries;
 }

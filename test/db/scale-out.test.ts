@@ -2,8 +2,8 @@
  * The topology of "Running at scale" (README), on a primary and a streaming hot standby that are
  * private clusters of this test: a writer follows a growing file on the primary, `serve` runs
  * with the read-only role of the README on the standby and on the primary. The standby's answers
- * converge to the primary's, page for page; X-Block-Height advances there; its response cache
- * hits; a restart of the standby gives 503s and then answers again, the same process throughout;
+ * converge to the primary's, page for page; GraphQL and gRPC answer there as REST does; X-Block-Height
+ * advances there; its response cache hits; a restart of the standby gives 503s and then answers again, the same process throughout;
  * and two writers at once leave the data exactly as one writer does.
  */
 import assert from 'node:assert/strict';
@@ -19,10 +19,13 @@ import { dumpReadModels } from '../helpers/dump.js';
 import { createPgCluster, createStandby, type PgCluster } from '../../scripts/pg-cluster.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
+import { type Connection, decode, encode, grpcAddress, rawCall, rawClient, SERVICE } from '../helpers/grpc.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const UNAVAILABLE = '{"code":14,"message":"Unavailable error","details":[]}';
 const SETS = '/api/v2/referral-sets?pagination.first=3';
+/** serve's gRPC door too, on a free loopback port. */
+const GRPC = ['--grpc-port', '0', '--grpc-host', '127.0.0.1'];
 
 /** The README's statements for the roles, as written there: [as a superuser, in the database]. */
 function readmeGrants(): [string, string] {
@@ -167,7 +170,7 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
   });
 
   test('serve waits for the schema the writer migrates; a writer on the standby is refused with a clear message', async () => {
-    onStandby = await serve(['--database-url', standbyReaderUrl()], { listening: true });
+    onStandby = await serve(['--database-url', standbyReaderUrl(), ...GRPC], { listening: true });
     const behind = new RegExp(
       `^the schema of postgres://epochview_reader@127\\.0\\.0\\.1:${standby.port}/epochview is behind: migrations 001_read_models, 002_[a-z_]+, .* not applied; run \`epochview migrate\` against the primary`,
     );
@@ -194,7 +197,7 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     assert.equal(follow.stderr, `error: ${location} is a hot standby (read-only); point the writer at the primary\n`);
 
     writer = await serve(['--database-url', writerUrl(), '--follow', file]);
-    onPrimary = await serve(['--database-url', primary.urlOf('epochview', 'epochview_reader')]);
+    onPrimary = await serve(['--database-url', primary.urlOf('epochview', 'epochview_reader'), ...GRPC]);
     // Ready by itself once the migrations are replayed: the same process.
     await eventually('serve on the standby ready', async () => (await get(`${onStandby.url}/readyz`)).status === 200, 60_000);
     await eventually('the first part of the chain on the standby', async () => (await height(onStandby.url)) === fileHeight, 60_000);
@@ -242,6 +245,41 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     const fromStandby = await everyPage(onStandby.url, teams);
     assert.ok(fromPrimary.length > 2 * teams.length, `${fromPrimary.length} pages`);
     assert.deepEqual(fromStandby, fromPrimary);
+  });
+
+  test('GraphQL and gRPC answer on the standby and with the read-only role as REST does', async () => {
+    const rest = await get(`${onStandby.url}/api/v2/referral-sets?pagination.first=1000`);
+    const restIds = (rest.body as { referralSets: Connection }).referralSets.edges.map((e) => e.node.id);
+    const restHeight = rest.headers.get('x-block-height')!;
+    assert.ok(restIds.length > 10, `${restIds.length} sets`);
+    for (const s of [onStandby, onPrimary]) {
+      const graphql = await get(
+        `${s.url}/graphql?query=${encodeURIComponent('{ referralSets(pagination: {first: 1000}) { edges { node { id } } } }')}`,
+      );
+      assert.equal(graphql.status, 200, graphql.text);
+      const data = (graphql.body as { data: { referralSets: Connection } }).data;
+      assert.deepEqual(
+        data.referralSets.edges.map((e) => e.node.id),
+        restIds,
+      );
+      assert.equal(graphql.headers.get('x-block-height'), restHeight);
+      const client = rawClient(grpcAddress(s));
+      try {
+        const call = await rawCall(
+          client,
+          `/${SERVICE}/ListReferralSets`,
+          encode('ListReferralSetsRequest', { pagination: { first: 1000 } }),
+        );
+        assert.equal(call.error, null);
+        assert.deepEqual(
+          decode('ListReferralSetsResponse', call.response).referralSets!.edges.map((e) => e.node.id),
+          restIds,
+        );
+        assert.deepEqual(call.headers?.get('x-block-height'), [restHeight]);
+      } finally {
+        client.close();
+      }
+    }
   });
 
   test('the response cache records hits on the standby', async () => {

@@ -21,36 +21,14 @@ import {
 import { loadSync } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import pg from 'pg';
-import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { blockLines, payout } from '../helpers/events.js';
-import { grpcAddress, PROTO_DIR, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
+import { decode, encode, grpcAddress, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 import { createPgCluster } from '../../scripts/pg-cluster.js';
-
-/** The project's messages, from its shipped .proto files (imports resolve from proto/). */
-const root = new protobuf.Root();
-root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
-root.loadSync('data-node/api/v2/trading_data.proto');
-const type = (name: string) => root.lookupType(name);
-const encode = (name: string, value: object) =>
-  Buffer.from(
-    type(`datanode.api.v2.${name}`)
-      .encode(type(`datanode.api.v2.${name}`).fromObject(value))
-      .finish(),
-  );
-/** A list response's connection, as protobufjs reads it (field names in lowerCamelCase). */
-interface Connection {
-  edges: unknown[];
-  pageInfo: { hasNextPage: boolean };
-}
-const decode = (name: string, bytes: Buffer | undefined): Record<string, Connection> => {
-  const t = type(`datanode.api.v2.${name}`);
-  return t.toObject(t.decode(bytes!), { longs: String, defaults: true }) as Record<string, Connection>;
-};
 
 const SETS = `/${SERVICE}/ListReferralSets`;
 const SUMMARIES = `/${SERVICE}/ListEpochRewardSummaries`;

@@ -4,12 +4,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentials, type Client, Metadata, makeGenericClientConstructor, type ServiceError, status } from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
 import type { ServeProcess } from './serve.js';
 
 /** The project's shipped .proto files, and the test's own (google.rpc.Status). */
 export const PROTO_DIR = fileURLToPath(new URL('../../proto/', import.meta.url));
 const TEST_PROTO_DIR = fileURLToPath(new URL('../grpc/', import.meta.url));
 export const SERVICE = 'datanode.api.v2.TradingDataService';
+
+/** The project's messages, from its shipped .proto files (imports resolve from proto/). */
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
+root.loadSync('data-node/api/v2/trading_data.proto');
+const messageType = (name: string) => root.lookupType(`datanode.api.v2.${name}`);
+
+/** A request message's bytes, from its fields as protobufjs names them (lowerCamelCase). */
+export const encode = (name: string, value: object) => Buffer.from(messageType(name).encode(messageType(name).fromObject(value)).finish());
+
+/** A list response's connection, as protobufjs reads it. */
+export interface Connection {
+  edges: { node: Record<string, unknown>; cursor: string }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string };
+}
+
+/** A response message's fields (64-bit integers as strings, defaults filled in). */
+export const decode = (name: string, bytes: Buffer | undefined): Record<string, Connection> =>
+  messageType(name).toObject(messageType(name).decode(bytes!), { longs: String, defaults: true }) as Record<string, Connection>;
 
 /** The gRPC address a `serve --grpc-port` printed in its banner. */
 export function grpcAddress(serve: ServeProcess): string {

@@ -252,8 +252,8 @@ const PAGE_INFO_WRITERS: Record<string, Write> = {
   endCursor: ((v: string) => goString(v)) as Write,
 };
 
-/** An answer's text in pieces: strings, and kept edges' bytes (see KeptEdges). */
-type Piece = string | Buffer;
+/** An answer's text in pieces: strings, and kept edges' bytes joined by commas (see KeptEdges). */
+type Piece = string | readonly Buffer[];
 
 /** The pieces of a root field's page: its connection, written as its selection asks. */
 type PageWrite = (page: PageResult) => Piece[];
@@ -315,13 +315,9 @@ function edgesWriter(
     const texts = page.edgesText;
     if (texts.length === 0) return [empty];
     if (typeof texts === 'string') return [`[${written(texts).join(',')}]`];
-    const pieces: Piece[] = new Array(2 * texts.length + 1);
-    for (let i = 0; i < texts.length; i++) {
-      pieces[2 * i] = i === 0 ? '[' : ',';
-      pieces[2 * i + 1] = kept.of(texts[i]!);
-    }
-    pieces[2 * texts.length] = ']';
-    return pieces;
+    const edges: Buffer[] = new Array(texts.length);
+    for (let i = 0; i < texts.length; i++) edges[i] = kept.of(texts[i]!);
+    return ['[', edges, ']'];
   };
 }
 
@@ -367,9 +363,23 @@ export function writeAnswer(compiled: Compiled, pages: readonly (PageResult | un
   });
   pieces.push('}}');
   let size = 0;
-  for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+  for (const p of pieces) {
+    if (typeof p === 'string') size += Buffer.byteLength(p);
+    else for (const edge of p) size += edge.length + 1;
+  }
   const body = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const p of pieces) at += typeof p === 'string' ? body.write(p, at) : p.copy(body, at);
-  return body;
+  for (const p of pieces) {
+    if (typeof p === 'string') at += body.write(p, at);
+    else
+      for (let i = 0; i < p.length; i++) {
+        if (i > 0) body[at++] = COMMA;
+        body.set(p[i]!, at);
+        at += p[i]!.length;
+      }
+  }
+  // The edges' pieces counted a comma each; one fewer was written.
+  return at === size ? body : body.subarray(0, at);
 }
+
+const COMMA = 0x2c;

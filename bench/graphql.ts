@@ -5,7 +5,7 @@
  * turns (REST, GraphQL, then GraphQL, REST…). Before measuring, every GraphQL answer is checked
  * against its REST answer converted by graphql.md §3. `npm run build && npx tsx bench/graphql.ts --help`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
 import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
@@ -61,6 +61,17 @@ const [perScenario, connections, duration, warmup, rounds, seed] = [
 const cacheDir = resolve(values.cache);
 const log = progressLog('graphql');
 
+/** A measurement and the serve process's CPU µs per answer during it. */
+type Measured = LoadResult & { cpuUs: number };
+
+/** CPU seconds (user and system) of a process and its threads so far (as bench/grpc-vs-rest.ts reads it). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime: fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -95,22 +106,29 @@ async function main(): Promise<void> {
           if (answer !== expected)
             throw new Error(`${sc.id}: ${url} answered otherwise by GraphQL:\n${answer.slice(0, 300)}\n${expected.slice(0, 300)}`);
         }
-        const runs: { rest: LoadResult[]; graphql: LoadResult[] } = { rest: [], graphql: [] };
+        const runs: { rest: Measured[]; graphql: Measured[] } = { rest: [], graphql: [] };
         for (let round = 0; round < rounds; round++) {
           const order = round % 2 === 0 ? (['rest', 'graphql'] as const) : (['graphql', 'rest'] as const);
           for (const door of order) {
             const urls = door === 'rest' ? sc.urls : gql;
             if (warmup > 0) await runLoad({ baseUrl: server.url, urls, connections, duration: warmup });
+            const cpuBefore = cpuSeconds(server.pid);
             const load = await runLoad({ baseUrl: server.url, urls, connections, duration });
-            runs[door].push(load);
-            log(`${sc.id} round ${round + 1} ${door}: ${n0(load.reqPerSec)} req/s, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`);
+            const cpuUs = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(1, load.requests);
+            runs[door].push({ ...load, cpuUs });
+            log(
+              `${sc.id} round ${round + 1} ${door}: ${n0(load.reqPerSec)} req/s, ${n0(cpuUs)} µs CPU an answer, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`,
+            );
           }
         }
         const rps = (xs: LoadResult[]) => mean(xs.map((x) => x.reqPerSec));
+        const range = (xs: number[]) => `${n0(Math.min(...xs))}–${n0(Math.max(...xs))}`;
+        const ratios = runs.graphql.map((g, i) => g.reqPerSec / runs.rest[i]!.reqPerSec);
+        const cpu = (xs: Measured[]) => range(xs.map((x) => x.cpuUs));
         const ms = (xs: LoadResult[]) => `${mean(xs.map((x) => x.p50)).toFixed(1)} / ${mean(xs.map((x) => x.p99)).toFixed(1)}`;
         const errors = (xs: LoadResult[]) => xs.reduce((s, x) => s + x.errors, 0);
         rows.push(
-          `| ${sc.id} | ${n0(sc.urls.length)} | ${n0(rps(runs.rest))} | ${n0(rps(runs.graphql))} | ${(rps(runs.graphql) / rps(runs.rest)).toFixed(2)} | ${ms(runs.rest)} | ${ms(runs.graphql)} | ${errors(runs.rest)} / ${errors(runs.graphql)} |`,
+          `| ${sc.id} | ${n0(sc.urls.length)} | ${n0(rps(runs.rest))} (${range(runs.rest.map((x) => x.reqPerSec))}) | ${n0(rps(runs.graphql))} (${range(runs.graphql.map((x) => x.reqPerSec))}) | ${(rps(runs.graphql) / rps(runs.rest)).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${cpu(runs.rest)} / ${cpu(runs.graphql)} | ${ms(runs.rest)} | ${ms(runs.graphql)} | ${errors(runs.rest)} / ${errors(runs.graphql)} |`,
         );
       }
     } finally {
@@ -124,8 +142,10 @@ async function main(): Promise<void> {
       '',
       `One \`serve --response-cache-mb 0\` (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, every field of the REST answer selected, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
       '',
-      '| scenario | requests | REST req/s | GraphQL req/s | GraphQL ÷ REST | REST p50 / p99 ms | GraphQL p50 / p99 ms | errors |',
-      '|---|--:|--:|--:|--:|--:|--:|--:|',
+      "req/s: the mean of the rounds (their range); GraphQL ÷ REST: of the means (the range of the rounds' ratios); CPU: the serve process's µs per answer (/proc/<pid>/stat), the rounds' range.",
+      '',
+      '| scenario | requests | REST req/s | GraphQL req/s | GraphQL ÷ REST | CPU µs/answer REST / GraphQL | REST p50 / p99 ms | GraphQL p50 / p99 ms | errors |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
       ...rows,
     ];
     let out = `${today()}-graphql-${store}.md`;

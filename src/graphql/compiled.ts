@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import type { Field } from '../contract/message.js';
 import type { PageResult } from '../pagination/result.js';
+import { DEFAULT_ROW_CACHE_BYTES } from '../pagination/row-cache.js';
 import { rfc3339Nano } from './encode.js';
 import { ROOT_FIELDS, type RootField } from './roots.js';
 
@@ -39,7 +40,7 @@ export interface CompiledRoot {
   root: RootField;
   def: GraphQLField<unknown, unknown>;
   node: FieldNode;
-  write: (page: PageResult) => string;
+  write: PageWrite;
 }
 
 export interface Compiled {
@@ -180,33 +181,68 @@ function flatFields(type: GraphQLObjectType): readonly Field[] | undefined {
 }
 
 /**
- * A page's edges, read from their text: each node's values in the message's order, and the
- * cursor (JSON.parse made 1,000 objects a page). Split at the quotes (no value holds one), an
- * edge `{"node":{"k":"v",…},"cursor":"c"}` is 4n + 6 pieces, its keys and values at fixed places,
+ * Edges read from their text: each node's values in the message's order, and the cursor
+ * (JSON.parse made 1,000 objects a page). Split at the quotes (no value holds one), an edge
+ * `{"node":{"k":"v",…},"cursor":"c"}` is 4n + 6 pieces, its keys and values at fixed places,
  * the keys checked.
  */
-function flatEdges(page: PageResult, fields: readonly Field[]): { node: string[]; cursor: string }[] {
+function flatEdges(text: string, fields: readonly Field[]): { node: string[]; cursor: string }[] {
   const n = fields.length;
   const stride = 4 * n + 6;
   const edges: { node: string[]; cursor: string }[] = [];
-  const read = (text: string) => {
-    const pieces = text.split('"');
-    if ((pieces.length - 1) % stride !== 0) throw new NotPlain();
-    for (let base = 0; base < pieces.length - 1; base += stride) {
-      if (pieces[base + 1] !== 'node' || pieces[base + 4 * n + 3] !== 'cursor') throw new NotPlain();
-      const node: string[] = new Array(n);
-      for (let i = 0; i < n; i++) {
-        if (pieces[base + 3 + 4 * i] !== fields[i]!.name) throw new NotPlain();
-        node[i] = pieces[base + 5 + 4 * i]!;
-      }
-      edges.push({ node, cursor: pieces[base + 4 * n + 5]! });
+  const pieces = text.split('"');
+  if ((pieces.length - 1) % stride !== 0) throw new NotPlain();
+  for (let base = 0; base < pieces.length - 1; base += stride) {
+    if (pieces[base + 1] !== 'node' || pieces[base + 4 * n + 3] !== 'cursor') throw new NotPlain();
+    const node: string[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      if (pieces[base + 3 + 4 * i] !== fields[i]!.name) throw new NotPlain();
+      node[i] = pieces[base + 5 + 4 * i]!;
     }
-  };
-  const text = page.edgesText;
-  if (typeof text === 'string') read(text);
-  // Bare scalars are ASCII: latin1 decodes them at a byte a character.
-  else for (const edge of text) read(edge.toString('latin1'));
+    edges.push({ node, cursor: pieces[base + 4 * n + 5]! });
+  }
   return edges;
+}
+
+/** Bound on the bytes of kept GraphQL edges, over every compiled selection (see KeptEdges). */
+const MAX_KEPT_EDGE_BYTES = DEFAULT_ROW_CACHE_BYTES;
+/** What an entry costs besides its bytes (the Buffer and the WeakMap slot), as the row cache counts it. */
+const KEPT_ENTRY_OVERHEAD = 120;
+let keptEdgeBytes = 0;
+/** Bumped when the bound is passed: every KeptEdges then starts empty. */
+let keptGeneration = 0;
+
+/**
+ * Each kept row text's GraphQL edge for one compiled edge selection, as its UTF-8 bytes: a page
+ * of rows the row cache kept is then these bytes joined, as REST joins the row texts (the gRPC
+ * door keeps its encoding alike: grpc/codec.ts). Keyed by the text Buffer in a WeakMap, so an
+ * edge lives as long as its text is kept and no longer: a row's new version is a new text. The
+ * bytes are counted over all selections (a document may select rows many ways), freed texts
+ * included; past the bound every selection starts over.
+ */
+class KeptEdges {
+  private edges = new WeakMap<Buffer, Buffer>();
+  private generation = keptGeneration;
+
+  constructor(private readonly write: (text: Buffer) => string) {}
+
+  of(text: Buffer): Buffer {
+    if (this.generation !== keptGeneration) {
+      this.edges = new WeakMap();
+      this.generation = keptGeneration;
+    }
+    let edge = this.edges.get(text);
+    if (edge === undefined) {
+      edge = Buffer.from(this.write(text));
+      this.edges.set(text, edge);
+      keptEdgeBytes += edge.length + KEPT_ENTRY_OVERHEAD;
+      if (keptEdgeBytes > MAX_KEPT_EDGE_BYTES) {
+        keptEdgeBytes = 0;
+        keptGeneration++;
+      }
+    }
+    return edge;
+  }
 }
 
 const PAGE_INFO_WRITERS: Record<string, Write> = {
@@ -216,8 +252,16 @@ const PAGE_INFO_WRITERS: Record<string, Write> = {
   endCursor: ((v: string) => goString(v)) as Write,
 };
 
+/** An answer's text in pieces: strings, and kept edges' bytes joined by commas (see KeptEdges). */
+type Piece = string | readonly Buffer[];
+
+/** The pieces of a root field's page: its connection, written as its selection asks. */
+type PageWrite = (page: PageResult) => Piece[];
+
 /** The writer of a root field's connection: its edges (nodes and cursors) and pageInfo. */
 function connectionWriter(root: RootField, node: FieldNode, type: GraphQLObjectType, fragments: Map<string, FragmentDefinitionNode>) {
+  let edgesWrite: PageWrite | undefined;
+  // The edges' value is a mark here, replaced by their pieces: the rest is written as one string.
   const write = objectWriter(node.selectionSet, type, fragments, (name, field, sub) => {
     const named = getNamedType(field.type) as GraphQLObjectType;
     if (name === 'pageInfo') {
@@ -227,26 +271,54 @@ function connectionWriter(root: RootField, node: FieldNode, type: GraphQLObjectT
       });
       return info && (((page: PageResult) => info(page.pageInfo as never)) as Write);
     }
-    if (name !== 'edges') return undefined;
-    const nodeType = getNamedType(named.getFields().node!.type) as GraphQLObjectType;
-    const flat = flatFields(nodeType);
-    const edge = objectWriter(sub.selectionSet, named, fragments, (n, f, s) => {
-      // Base64: nothing to escape.
-      if (n === 'cursor') return ((e: { cursor: string }) => `"${e.cursor}"`) as Write;
-      const message = messageWriter(s.selectionSet, getNamedType(f.type) as GraphQLObjectType, fragments, flat);
-      return message && (((e: { node: never }) => message(e.node)) as Write);
-    });
-    if (!edge) return undefined;
-    const empty = root.emptyEdges === null ? 'null' : '[]';
-    return ((page: PageResult) => {
-      const edges = flat ? flatEdges(page, flat) : page.edges();
-      if (edges.length === 0) return empty;
-      const texts: string[] = new Array(edges.length);
-      for (let i = 0; i < edges.length; i++) texts[i] = edge(edges[i] as never);
-      return `[${texts.join(',')}]`;
-    }) as Write;
+    if (name !== 'edges' || edgesWrite) return undefined;
+    edgesWrite = edgesWriter(root, named, sub, fragments);
+    return edgesWrite && ((() => EDGES_MARK) as Write);
   });
-  return write as ((page: PageResult) => string) | undefined;
+  if (!write) return undefined;
+  return (page: PageResult): Piece[] => {
+    const text = write(page as never);
+    const at = edgesWrite ? text.indexOf(EDGES_MARK) : -1;
+    if (at < 0) return [text];
+    return [text.slice(0, at), ...edgesWrite!(page), text.slice(at + EDGES_MARK.length)];
+  };
+}
+
+/** Stands for the edges in a connection's text: no JSON text holds a NUL unescaped. */
+const EDGES_MARK = '\u0000edges';
+
+/** The writer of a page's edges: from the kept edges of the row cache's texts, or from the store's text. */
+function edgesWriter(
+  root: RootField,
+  type: GraphQLObjectType,
+  node: FieldNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+): PageWrite | undefined {
+  const nodeType = getNamedType(type.getFields().node!.type) as GraphQLObjectType;
+  const flat = flatFields(nodeType);
+  const edge = objectWriter(node.selectionSet, type, fragments, (n, f, s) => {
+    // Base64: nothing to escape.
+    if (n === 'cursor') return ((e: { cursor: string }) => `"${e.cursor}"`) as Write;
+    const message = messageWriter(s.selectionSet, getNamedType(f.type) as GraphQLObjectType, fragments, flat);
+    return message && (((e: { node: never }) => message(e.node)) as Write);
+  });
+  if (!edge) return undefined;
+  const empty = root.emptyEdges === null ? 'null' : '[]';
+  /** The edges of some text (edges joined by commas), written. */
+  const written = (text: string): string[] => {
+    const edges = flat ? flatEdges(text, flat) : (JSON.parse(`[${text}]`) as unknown[]);
+    return edges.map((e) => edge(e as never));
+  };
+  // Bare scalars are ASCII: latin1 decodes them at a byte a character.
+  const kept = new KeptEdges((text) => written(text.toString(flat ? 'latin1' : 'utf8'))[0]!);
+  return (page) => {
+    const texts = page.edgesText;
+    if (texts.length === 0) return [empty];
+    if (typeof texts === 'string') return [`[${written(texts).join(',')}]`];
+    const edges: Buffer[] = new Array(texts.length);
+    for (let i = 0; i < texts.length; i++) edges[i] = kept.of(texts[i]!);
+    return ['[', edges, ']'];
+  };
 }
 
 /** The operation compiled, or undefined when it is not plain or asks fields that are not ours. */
@@ -281,12 +353,33 @@ export function argumentsOf(c: CompiledRoot, variables: Record<string, unknown>)
   return getArgumentValues(c.def, c.node, variables);
 }
 
-/** The answer's JSON from the pages of the root fields, in selection order. */
-export function writeAnswer(compiled: Compiled, pages: readonly (PageResult | undefined)[]): string {
-  let text = '{"data":{';
+/** The answer's JSON from the pages of the root fields, in selection order, written into one Buffer. */
+export function writeAnswer(compiled: Compiled, pages: readonly (PageResult | undefined)[]): Buffer {
+  const pieces: Piece[] = ['{"data":{'];
   compiled.fields.forEach((f, i) => {
     const sep = i > 0 ? ',' : '';
-    text += typeof f === 'string' ? `${sep}${goString(f)}:"Query"` : `${sep}${goString(f.key)}:${f.write(pages[i]!)}`;
+    if (typeof f === 'string') pieces.push(`${sep}${goString(f)}:"Query"`);
+    else pieces.push(`${sep}${goString(f.key)}:`, ...f.write(pages[i]!));
   });
-  return `${text}}}`;
+  pieces.push('}}');
+  let size = 0;
+  for (const p of pieces) {
+    if (typeof p === 'string') size += Buffer.byteLength(p);
+    else for (const edge of p) size += edge.length + 1;
+  }
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const p of pieces) {
+    if (typeof p === 'string') at += body.write(p, at);
+    else
+      for (let i = 0; i < p.length; i++) {
+        if (i > 0) body[at++] = COMMA;
+        body.set(p[i]!, at);
+        at += p[i]!.length;
+      }
+  }
+  // The edges' pieces counted a comma each; one fewer was written.
+  return at === size ? body : body.subarray(0, at);
 }
+
+const COMMA = 0x2c;

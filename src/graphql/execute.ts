@@ -164,7 +164,7 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
         return page;
       }),
     );
-    return { body: Buffer.from(writeAnswer(compiled, pages)), head: ctx.head, failed: false };
+    return { body: writeAnswer(compiled, pages), head: ctx.head, failed: false };
   } catch {
     ctx.head = null;
     return undefined;

@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
-import type { ApiAnswers, RequestLogger } from '../http/api-answer.js';
+import type { ApiAnswers, ApiReply, RequestLogger } from '../http/api-answer.js';
+import { gzipAsync, sendsGzip } from '../http/compression.js';
 import { loggedFailure } from '../http/api-answer.js';
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
@@ -25,7 +27,7 @@ export const GRAPHQL_PATH = '/graphql';
  * origin, every header shown to the page (Apollo reads X-Block-Height), POST allowed, and OPTIONS
  * answered 200 whether or not it is a preflight (graphql.md §4).
  */
-const GRAPHQL_CORS = { methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: '*', strictPreflight: false, optionsSuccessStatus: 200 };
+export const GRAPHQL_CORS = { methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: '*', strictPreflight: false, optionsSuccessStatus: 200 };
 
 /** Largest POST body (the document, its variables and operation name), in bytes. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -106,7 +108,11 @@ function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>): stri
   return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query])}`;
 }
 
-export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): Promise<void> {
+/** A GET /graphql the fast path answers (src/http/fast-path.ts): its answer, and the operation it names for the log and metrics. */
+export type GraphqlGet = (url: string, headers: IncomingHttpHeaders, log: RequestLogger) => Promise<{ reply: ApiReply; operation: string }>;
+
+/** Registers /graphql with Fastify; returns how a GET is answered without it, alike (see the fast path). */
+export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): Promise<GraphqlGet> {
   const a = door.answers;
   const limits: DocumentLimits = { ...DEFAULT_DOCUMENT_LIMITS, ...door.limits };
   const documents = new DocumentCache(limits);
@@ -114,22 +120,27 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
   const execution: Execution = { schema: door.schema, documents, limits };
   const labels = new OperationLabels();
 
-  const send = (reply: FastifyReply, status: number, body: Buffer, head: ChainHead | null) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+  /** An answer's reply: the chain head's headers, gzipped as REST's are when the client takes it (api-answer.ts). */
+  const replyOf = async (status: number, body: Buffer, head: ChainHead | null, headers: IncomingHttpHeaders): Promise<ApiReply> => {
+    const sent: Record<string, string> = { 'content-type': 'application/json' };
     const shown = head ?? a.cache.currentHead;
     if (shown) {
-      headers['x-block-height'] = shown.height;
-      headers['x-block-timestamp'] = shown.time;
+      sent['x-block-height'] = shown.height;
+      sent['x-block-timestamp'] = shown.time;
     }
-    return reply.code(status).headers(headers).send(body);
+    if (!sendsGzip(headers, body)) return { status, headers: sent, body };
+    sent['content-encoding'] = 'gzip';
+    sent.vary = 'accept-encoding';
+    return { status, headers: sent, body: await gzipAsync(body) };
   };
+  const send = (reply: FastifyReply, status: number, body: Buffer, head: ChainHead | null) =>
+    replyOf(status, body, head, reply.request.headers).then((r) => reply.code(r.status).headers(r.headers).send(r.body));
 
-  /** The answer to a request read from either method. */
-  async function answer(request: FastifyRequest, reply: FastifyReply, req: GraphqlRequest, method: 'GET' | 'POST') {
-    const log: RequestLogger = () => request.log;
+  /** The answer to a request read from either method, and its operation's label. */
+  async function answer(req: GraphqlRequest, method: 'GET' | 'POST', headers: IncomingHttpHeaders, log: RequestLogger) {
     const prepared = prepare(execution, req, method);
-    if ('status' in prepared) return send(reply, prepared.status, prepared.body, null);
-    setOperationLabel(request, labels.of(prepared.operation.name?.value));
+    if ('status' in prepared) return { reply: await replyOf(prepared.status, prepared.body, null, headers), operation: undefined };
+    const operation = labels.of(prepared.operation.name?.value);
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
     const ctx = (): RootContext => ({
@@ -149,14 +160,29 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       return done;
     };
     const sources = sourcesOf(prepared.asked);
+    let done: Answer;
     try {
-      const done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
-      return send(reply, 200, done.body, done.head);
+      done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
     } catch (err) {
-      if (err instanceof FailedAnswer) return send(reply, 200, err.answer.body, err.answer.head);
-      throw err;
+      if (!(err instanceof FailedAnswer)) throw err;
+      done = err.answer;
     }
+    return { reply: await replyOf(200, done.body, done.head, headers), operation };
   }
+
+  /** Fastify's reply of an answer, its operation named for the log line and metrics. */
+  async function answered(request: FastifyRequest, reply: FastifyReply, req: GraphqlRequest, method: 'GET' | 'POST') {
+    const { reply: r, operation } = await answer(req, method, request.headers, () => request.log);
+    if (operation !== undefined) setOperationLabel(request, operation);
+    return reply.code(r.status).headers(r.headers).send(r.body);
+  }
+
+  /** What Fastify's error handler answers, for the fast path: a transport error's 400, else a 500. */
+  const failed = (err: unknown, headers: IncomingHttpHeaders, log: RequestLogger) => {
+    if (err instanceof TransportError) return replyOf(400, errorsBody({ message: err.message }), null, headers);
+    log().error({ err }, 'unhandled error');
+    return replyOf(500, errorsBody({ message: 'internal error' }), null, headers);
+  };
 
   await app.register(async (scope) => {
     // Bodies are read here only: JSON as text (parsed by fromBody), any other type refused.
@@ -178,12 +204,12 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     scope.post(GRAPHQL_PATH, { config }, async (request, reply) => {
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) return send(reply, 400, errorsBody({ message: 'transport not supported' }), null);
-      return answer(request, reply, fromBody(typeof request.body === 'string' ? request.body : ''), 'POST');
+      return answered(request, reply, fromBody(typeof request.body === 'string' ? request.body : ''), 'POST');
     });
     scope.get(GRAPHQL_PATH, { config, exposeHeadRoute: false }, async (request, reply) => {
       const page = door.page?.(request, reply);
       if (page) return page;
-      return answer(request, reply, fromQuery(request.raw.url ?? ''), 'GET');
+      return answered(request, reply, fromQuery(request.raw.url ?? ''), 'GET');
     });
     // A preflight or any OPTIONS: answered 200 by the CORS plugin's hook with GRAPHQL_CORS.
     scope.options(GRAPHQL_PATH, { config: { operation: 'graphql', cors: GRAPHQL_CORS } }, (_request, reply) => reply.send());
@@ -195,4 +221,12 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
         send(reply.header('allow', 'GET, POST, OPTIONS'), 405, errorsBody({ message: 'method not allowed' }), null),
     });
   });
+  return async (url, headers, log) => {
+    try {
+      const r = await answer(fromQuery(url), 'GET', headers, log);
+      return { reply: r.reply, operation: r.operation ?? 'graphql' };
+    } catch (err) {
+      return { reply: await failed(err, headers, log), operation: 'graphql' };
+    }
+  };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../contract/errors.js';
 import { type ApiAnswers, type ApiReply, answerApi, errorReply, type RequestLogger } from './api-answer.js';
 import { acceptedEncoding } from './compression.js';
+import type { GraphqlGet } from '../graphql/http.js';
 import type { Route } from './routes.js';
 
 /** A route's path as a pattern over request paths, its `:params` as named groups (segments without escapes). */
@@ -21,8 +22,10 @@ export interface FastPathOptions {
   nextRequestId: () => string;
   /** Warnings and errors about one request (a child logger with its id). */
   requestLogger: (reqId: string) => ReturnType<RequestLogger>;
-  /** The request's log line and metrics, as Fastify's onResponse hook writes them. */
-  record: (reqId: string, route: Route, url: string, status: number, ms: number) => void;
+  /** The request's log line and metrics, as Fastify's onResponse hook writes them: its operation and route path. */
+  record: (reqId: string, operation: string, path: string, url: string, status: number, ms: number) => void;
+  /** GET /graphql with a document (no GraphiQL page), answered as its Fastify route does (graphql/http.ts), with its CORS headers. */
+  graphql?: { path: string; leading: Record<string, string>; answer: GraphqlGet };
 }
 
 /**
@@ -50,6 +53,16 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     return undefined;
   };
   const leading = Object.entries(o.headers.leading).flat();
+  const graphqlLeading = Object.entries(o.graphql?.leading ?? {}).flat();
+  /** Writes a reply, its headers in Fastify's order: CORS (its onRequest hook), the answer's, the onSend hooks', the length. */
+  const write = (res: ServerResponse, first: readonly string[], reply: ApiReply) => {
+    // As a flat list of names and values, which Node sends as it is (merged objects cost ~2%).
+    const sent = [...first];
+    for (const headers of [reply.headers, o.headers.trailing()]) for (const name in headers) sent.push(name, headers[name]!);
+    sent.push('content-length', String(reply.body.length));
+    res.writeHead(reply.status, sent);
+    res.end(reply.body);
+  };
   return (req, res) => {
     const url = req.url ?? '';
     if (req.method !== 'GET' || o.bypass() || Buffer.byteLength(url) > o.maxUrlLength) return false;
@@ -60,6 +73,20 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     const path = q >= 0 ? url.slice(0, q) : url;
     // Escapes in the path are Fastify's router's to decode, by its rules.
     if (path.includes('%')) return false;
+    if (o.graphql && path === o.graphql.path) {
+      // Without a document, it may be a browser's GraphiQL page: Fastify's.
+      if (q < 0 || !url.includes('query=', q)) return false;
+      const reqId = o.nextRequestId();
+      const started = performance.now();
+      o.graphql
+        .answer(url, headers, () => o.requestLogger(reqId))
+        .then(({ reply, operation }) => {
+          write(res, graphqlLeading, reply);
+          o.record(reqId, operation, path, url, reply.status, performance.now() - started);
+        })
+        .catch((err: unknown) => o.requestLogger(reqId).error({ err }, 'an answer could not be sent'));
+      return true;
+    }
     const found = match(path);
     if (found === undefined) return false;
     const [route, params] = found;
@@ -67,14 +94,8 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     const reqId = o.nextRequestId();
     const started = performance.now();
     const send = (reply: ApiReply) => {
-      // In Fastify's order: CORS (its onRequest hook), the answer's, the onSend hooks', the length;
-      // as a flat list of names and values, which Node sends as it is (merged objects cost ~2%).
-      const sent = [...leading];
-      for (const headers of [reply.headers, o.headers.trailing()]) for (const name in headers) sent.push(name, headers[name]!);
-      sent.push('content-length', String(reply.body.length));
-      res.writeHead(reply.status, sent);
-      res.end(reply.body);
-      o.record(reqId, route, url, reply.status, performance.now() - started);
+      write(res, leading, reply);
+      o.record(reqId, route.operation.name, route.path, url, reply.status, performance.now() - started);
     };
     answerApi(o.answers, route, url, params, headers, () => o.requestLogger(reqId))
       .then(send, (err: unknown) => {

@@ -15,11 +15,11 @@ import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { operationLabel } from './operation-label.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
-import { apiFastPath, routePattern } from './fast-path.js';
+import { apiFastPath, type FastPathOptions, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
-import { registerGraphql } from '../graphql/http.js';
+import { GRAPHQL_CORS, GRAPHQL_PATH, registerGraphql } from '../graphql/http.js';
 import { graphqlSchema } from '../graphql/index.js';
 import { registerGraphiql } from '../graphql/graphiql.js';
 
@@ -207,7 +207,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   const patterns = opts.routes.map((route) => routePattern(route.path));
   const childLog = (reqId: string) => opts.logger.child({ reqId });
-  fastPath = apiFastPath({
+  const fastPathOptions: FastPathOptions = {
     routes: opts.routes,
     answers,
     bypass: () => closing || limits.rateLimitMax > 0,
@@ -215,12 +215,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     headers: { leading: { 'access-control-allow-origin': CORS_ORIGIN }, trailing: trailingHeaders },
     nextRequestId,
     requestLogger: childLog,
-    record: (reqId, route, url, status, ms) => {
+    record: (reqId, operation, path, url, status, ms) => {
       if (opts.logger.isLevelEnabled('debug'))
         childLog(reqId).debug({ method: 'GET', url: url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
-      recordLine(reqId, () => childLog(reqId), route.operation.name, 'GET', url, route.path, status, ms);
+      recordLine(reqId, () => childLog(reqId), operation, 'GET', url, path, status, ms);
     },
-  });
+  };
   for (const route of opts.routes) {
     app.get(route.path, { config: { operation: route.operation.name, rateLimited: true } }, async (request, reply) => {
       const params = request.params as Record<string, string>;
@@ -231,7 +231,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const graphql = await graphqlSchema(opts.graphqlUpstream, { timeoutMs: limits.requestTimeoutMs, log: opts.logger });
   app.addHook('onClose', async () => graphql.close());
   if (graphql.upstream) metrics.watchGraphqlUpstream(graphql.upstream);
-  await registerGraphql(app, { answers, schema: graphql.schema, onSchemaChange: graphql.onSchemaChange, page: registerGraphiql(app) });
+  const graphqlGet = await registerGraphql(app, {
+    answers,
+    schema: graphql.schema,
+    onSchemaChange: graphql.onSchemaChange,
+    page: registerGraphiql(app),
+  });
+  // The CORS plugin's headers of a /graphql GET (its route's settings: graphql/http.ts).
+  const graphqlCors = { 'access-control-allow-origin': CORS_ORIGIN, 'access-control-expose-headers': GRAPHQL_CORS.exposedHeaders };
+  fastPath = apiFastPath({ ...fastPathOptions, graphql: { path: GRAPHQL_PATH, leading: graphqlCors, answer: graphqlGet } });
   await registerDocs(app, opts.routes);
   registerExplorerPages(app);
   registerHealth(app, store, limits.requestTimeoutMs, () => opts.startup?.waitingFor(), opts.source, graphql.upstream);

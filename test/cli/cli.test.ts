@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
+import { eventually } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -131,5 +132,14 @@ test('npm start on an empty data dir seeds the demo chain and serves it', { time
     process.kill(-child.pid!, 'SIGTERM');
   }
   await exited;
+  // npm exits at once; serve finishes its shutdown after it: wait until no process of the group is left.
+  await eventually('serve gone with npm', () => {
+    try {
+      process.kill(-child.pid!, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  });
   await assert.rejects(fetch(`${url}/api/v2/referral-sets`), 'the server is gone');
 });

@@ -97,10 +97,11 @@ if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
   console.log(
     `no PostgreSQL server answers on 127.0.0.1:5432: this run starts its own (${cluster.binaries.source}, ${cluster.binaries.dir}) on port ${cluster.port}`,
   );
-  // Ctrl-C reaches the tests too; this process stays to remove the server after them.
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => {});
 }
+// Ctrl-C reaches the tests too, and so does run-p's SIGTERM when the typecheck or the lint fails
+// (npm test): this process stays to drop the run's templates and remove its server after them.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 // Several files: one migrated store of each kind for the whole run, which their tests copy (see
 // createTemplate), on the server the tests use (read when the module loads). A file run alone
 // makes its own, of the kinds it uses.

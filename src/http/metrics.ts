@@ -314,23 +314,24 @@ export class Metrics {
 
   /** A gRPC call: its method, the name of its status code, its time. */
   observeGrpcCall(method: string, code: string, seconds: number): void {
-    const key = `grpc ${method} ${code}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      const labels = { method, code };
-      series = { count: this.grpcRequests.labels(labels), duration: this.grpcDuration.labels(labels) };
-      this.requestSeries.set(key, series);
-    }
-    series.count.inc();
-    series.duration.observe(seconds);
+    this.observeSeries(`grpc ${method} ${code}`, this.grpcRequests, this.grpcDuration, { method, code }, seconds);
   }
 
   observeRequest(operation: string, status: number, seconds: number): void {
-    const key = `${operation} ${status}`;
+    this.observeSeries(`${operation} ${status}`, this.httpRequests, this.httpDuration, { operation, status: String(status) }, seconds);
+  }
+
+  /** Counts a request and observes its time in the series of `labels`, bound once under `key`. */
+  private observeSeries<L extends string>(
+    key: string,
+    requests: Counter<L>,
+    duration: Histogram<L>,
+    labels: Record<L, string>,
+    seconds: number,
+  ): void {
     let series = this.requestSeries.get(key);
     if (!series) {
-      const labels = { operation, status: String(status) };
-      series = { count: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      series = { count: requests.labels(labels), duration: duration.labels(labels) };
       this.requestSeries.set(key, series);
     }
     series.count.inc();

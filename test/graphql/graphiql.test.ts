@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { GRAPHIQL_CSP } from '../../src/http/page-headers.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium, watchPage } from '../helpers/browser.js';
-import { type ServeProcess, startServe } from '../helpers/serve.js';
+import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 describe('GraphiQL in headless Chromium', () => {
   let browser: Browser;
@@ -23,30 +23,21 @@ describe('GraphiQL in headless Chromium', () => {
 
   for (const kind of STORE_KINDS) {
     describe(`on ${kind}`, () => {
-      let ts: TestStore;
-      let serve: ServeProcess;
-      before(async () => {
-        ts = await createTestStore(kind);
-        serve = await startServe([...ts.args, '--demo-on-empty', 'true', '--log-level', 'warn']);
-      });
-      after(async () => {
-        await serve?.stop();
-        await ts?.drop();
-      });
+      const demo = useDemoServe(kind);
 
       test('shown from our assets only; a typed query is answered', { timeout: 120_000 }, async () => {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
         try {
           const page = await context.newPage();
-          const problems = await watchPage(page, serve.url);
-          const res = await page.goto(`${serve.url}/graphql`);
+          const problems = await watchPage(page, demo.serve.url);
+          const res = await page.goto(`${demo.serve.url}/graphql`);
           assert.equal(res?.status(), 200);
           assert.equal(res?.headers()['content-security-policy'], GRAPHIQL_CSP);
           assert.equal(res?.headers()['content-type'], 'text/html; charset=utf-8');
           const editor = page.locator('.graphiql-query-editor .CodeMirror');
           await editor.waitFor();
 
-          const first = (await get(`${serve.url}/api/v2/referral-sets?pagination.first=1`)).body as {
+          const first = (await get(`${demo.serve.url}/api/v2/referral-sets?pagination.first=1`)).body as {
             referralSets: { edges: { node: { id: string; totalMembers: string } }[] };
           };
           const { id, totalMembers } = first.referralSets.edges[0]!.node;
@@ -69,17 +60,17 @@ describe('GraphiQL in headless Chromium', () => {
       });
 
       test('linked from the explorer and /docs; its assets are kept a year', async () => {
-        const spec = (await get(`${serve.url}/api/v2/openapi.json`)).body as { info: { description: string } };
+        const spec = (await get(`${demo.serve.url}/api/v2/openapi.json`)).body as { info: { description: string } };
         assert.match(spec.info.description, /\[`\/graphql`\]\(graphql\)/);
-        const html = (await get(`${serve.url}/graphql`, { headers: { accept: 'text/html' } })).text;
+        const html = (await get(`${demo.serve.url}/graphql`, { headers: { accept: 'text/html' } })).text;
         const script = /src="(graphql\/assets\/[^"]+\.js)"/.exec(html)![1]!;
-        const asset = await get(`${serve.url}/${script}`);
+        const asset = await get(`${demo.serve.url}/${script}`);
         assert.equal(asset.status, 200);
         assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
         assert.equal(asset.headers.get('content-security-policy'), GRAPHIQL_CSP);
-        assert.equal((await get(`${serve.url}/graphql/assets/none.js`)).status, 404);
+        assert.equal((await get(`${demo.serve.url}/graphql/assets/none.js`)).status, 404);
         // A GET asking a query is answered as GraphQL even from a browser.
-        const answered = await get(`${serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+        const answered = await get(`${demo.serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
           headers: { accept: 'text/html' },
         });
         assert.equal(answered.text, '{"data":{"__typename":"Query"}}');

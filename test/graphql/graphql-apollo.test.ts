@@ -8,12 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runNode } from '../helpers/cli.js';
 import { graphqlNode } from '../../bench/graphql-urls.js';
-import { type ServeProcess, startServe } from '../helpers/serve.js';
+import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const CLIENT = fileURLToPath(new URL('apollo-client.mjs', import.meta.url));
 
@@ -86,31 +86,22 @@ const edgesOf = (typename: string, list: Json[]) => list.map((node) => ({ __type
 
 for (const kind of STORE_KINDS) {
   describe(`Apollo Client on ${kind}`, () => {
-    let ts: TestStore;
-    let serve: ServeProcess;
-    before(async () => {
-      ts = await createTestStore(kind);
-      serve = await startServe([...ts.args, '--demo-on-empty', 'true', '--log-level', 'warn']);
-    });
-    after(async () => {
-      await serve?.stop();
-      await ts?.drop();
-    });
+    const demo = useDemoServe(kind);
 
     test('the apps documents, all at once: the data of REST in the data-node encodings', { timeout: 60_000 }, async () => {
-      const overview = (await get(`${serve.url}/explorer/api/overview`)).body as {
+      const overview = (await get(`${demo.serve.url}/explorer/api/overview`)).body as {
         examples: Record<string, string>;
         lastEndedEpoch: string;
       };
       const { referralSetId, referee, teamId, teamEpochs } = overview.examples as Record<string, string>;
-      const set = (await get(`${serve.url}/api/v2/referral-sets?referralSetId=${referralSetId}`)).body;
+      const set = (await get(`${demo.serve.url}/api/v2/referral-sets?referralSetId=${referralSetId}`)).body;
       const referrer = (Object.values(set as Json)[0] as Connection).edges[0]!.node.referrer as string;
-      const rest = async (path: string) => (await get(serve.url + path)).body;
+      const rest = async (path: string) => (await get(demo.serve.url + path)).body;
       const toEpoch = Number(overview.lastEndedEpoch);
       const fromEpoch = toEpoch - 9;
       const variables = { id: referralSetId, referrer, referee, teamId, aggregationEpochs: Number(teamEpochs), fromEpoch, toEpoch };
 
-      const [answer] = await apollo(serve.url, [{ query: DOCUMENT, variables }]);
+      const [answer] = await apollo(demo.serve.url, [{ query: DOCUMENT, variables }]);
       assert.equal(answer!.error, undefined, JSON.stringify(answer!.error));
       const summaries = await rest(`/api/v2/rewards/epoch/summaries?filter.fromEpoch=${fromEpoch}&filter.toEpoch=${toEpoch}`);
       const summaryPage = Object.values(summaries as Json)[0] as Connection;
@@ -160,7 +151,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test('@include(if: false) leaves the aliases out; an empty window gives null summaries edges', async () => {
-      const [answer] = await apollo(serve.url, [
+      const [answer] = await apollo(demo.serve.url, [
         {
           query: DOCUMENT,
           variables: { checkReferrals: false, id: 'ab', teamId: 'ab', fromEpoch: 1_000_000, toEpoch: 1_000_009 },
@@ -179,7 +170,7 @@ for (const kind of STORE_KINDS) {
 
     test("errorPolicy 'none': an error anywhere fails the request; 'all' keeps the other fields", async () => {
       const variables = { checkReferrals: false, id: 'ab', teamId: 'zz' };
-      const [none, all] = await apollo(serve.url, [
+      const [none, all] = await apollo(demo.serve.url, [
         { query: DOCUMENT, variables },
         { query: DOCUMENT, variables, errorPolicy: 'all' },
       ]);

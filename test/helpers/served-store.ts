@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { Store } from '../../src/db/store.js';
 import { runCli } from './cli.js';
+import { type ServeProcess, startServe } from './serve.js';
 import { startServer } from './server.js';
 import { createTestStore, type StoreKind, type TestStore } from './stores.js';
 
@@ -51,6 +52,24 @@ export function useServedStore(kind: StoreKind, opts: ServedStoreOptions = {}): 
   after(async () => {
     await ctx.server?.close();
     await ctx.store?.close();
+    await ctx.ts?.drop();
+  });
+  return ctx;
+}
+
+/**
+ * A real `serve` process over a store of its own on `kind`, seeded with the demo chain; stopped
+ * and dropped after the suite. Registers the suite's before/after hooks and returns the object
+ * they fill.
+ */
+export function useDemoServe(kind: StoreKind): { ts: TestStore; serve: ServeProcess } {
+  const ctx = {} as { ts: TestStore; serve: ServeProcess };
+  before(async () => {
+    ctx.ts = await createTestStore(kind);
+    ctx.serve = await startServe([...ctx.ts.args, '--demo-on-empty', 'true', '--log-level', 'warn']);
+  });
+  after(async () => {
+    await ctx.serve?.stop();
     await ctx.ts?.drop();
   });
   return ctx;

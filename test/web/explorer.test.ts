@@ -16,9 +16,9 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { demoChain } from '../../src/demo/chain.js';
 import { EXPLORER_CSP } from '../../src/http/page-headers.js';
 import { keepScreenshot, launchChromium, watchPage, type PageProblems } from '../helpers/browser.js';
-import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const PAGE_SIZE = 25;
 const WIDE = { width: 1280, height: 900 };
@@ -52,19 +52,10 @@ describe('the explorer in headless Chromium', () => {
 
   for (const kind of STORE_KINDS) {
     describe(`on ${kind}`, () => {
-      let ts: TestStore;
-      let serve: ServeProcess;
-      before(async () => {
-        ts = await createTestStore(kind);
-        serve = await startServe([...ts.args, '--demo-on-empty', 'true', '--log-level', 'warn']);
-      });
-      after(async () => {
-        await serve?.stop();
-        await ts?.drop();
-      });
+      const demo = useDemoServe(kind);
 
       const api = async <T>(path: string): Promise<T> => {
-        const res = await get(`${serve.url}/${path}`);
+        const res = await get(`${demo.serve.url}/${path}`);
         assert.equal(res.status, 200, `${path}: ${res.text}`);
         return res.body as T;
       };
@@ -73,8 +64,8 @@ describe('the explorer in headless Chromium', () => {
       async function open(path: string, viewport = WIDE): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
-        const problems = await watchPage(page, serve.url);
-        const res = await page.goto(`${serve.url}${path}`);
+        const problems = await watchPage(page, demo.serve.url);
+        const res = await page.goto(`${demo.serve.url}${path}`);
         assert.equal(res?.status(), 200);
         // The policy the page runs under: no violation below is proof of nothing without it.
         assert.equal(res?.headers()['content-security-policy'], EXPLORER_CSP);

@@ -18,6 +18,9 @@ export class SchemaChecker {
     this.ajv.addFormat('int32', { type: 'number', validate: INT32 });
     this.ajv.addFormat('int64', { type: 'string', validate: inRange(-(1n << 63n), (1n << 63n) - 1n) });
     this.ajv.addFormat('uint64', { type: 'string', validate: inRange(0n, (1n << 64n) - 1n) });
+    // The data-node's own document (test/http/vega-rest-client) also names these.
+    for (const format of ['double', 'float']) this.ajv.addFormat(format, { type: 'number', validate: () => true });
+    this.ajv.addFormat('byte', { type: 'string', validate: (s: string) => /^[A-Za-z0-9+/]*={0,2}$/.test(s) });
     this.defs = toDefs(doc.components.schemas) as Record<string, unknown>;
   }
 

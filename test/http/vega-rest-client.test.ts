@@ -102,8 +102,9 @@ for (const kind of STORE_KINDS) {
         lastEndedEpoch: string;
       };
       const assets = (await get(`${demo.serve.url}/explorer/api/assets`)).body as { assets: { id: string }[] };
-      const examples = { ...overview.examples, assetId: assets.assets[0]!.id };
-      const set = (await get(`${demo.serve.url}/api/v2/referral-sets?referralSetId=${examples.referralSetId}`)).body as {
+      const examples: Record<string, string> = { ...overview.examples, assetId: assets.assets[0]!.id };
+      const { referralSetId } = examples;
+      const set = (await get(`${demo.serve.url}/api/v2/referral-sets?referralSetId=${referralSetId}`)).body as {
         referralSets: { edges: { node: { referrer: string } }[] };
       };
       const list = calls(examples, set.referralSets.edges[0]!.node.referrer, Number(overview.lastEndedEpoch));

@@ -38,6 +38,27 @@ export const COMMON_OPTIONS = {
   out: { type: 'string', default: join(ROOT, 'bench', 'results') },
 } as const;
 
+/** The options of the bench commands on a moving chain (bench/live.ts, bench/http-cache.ts), with their defaults. */
+export const LIVE_OPTIONS = {
+  store: { type: 'string', default: 'postgres' },
+  scale: { type: 'string', default: 'medium' },
+  urls: { type: 'string', default: '2000' },
+  'our-share': { type: 'string' },
+  concurrency: { type: 'string', default: '32' },
+  duration: { type: 'string', default: '20' },
+  warmup: { type: 'string', default: '5' },
+  'block-ms': { type: 'string', default: '1000' },
+} as const;
+
+/** A reader of numeric options: the value of --name, which must be a number ≥ min, else `fail`. */
+export function numberOption<V extends Record<string, unknown>>(values: V, fail: (message: string) => never) {
+  return (name: keyof V & string, min: number): number => {
+    const n = Number(values[name]);
+    if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}`);
+    return n;
+  };
+}
+
 /** The PostgreSQL server: --database-url's, else DATABASE_URL's, else the local one. */
 export const serverUrl = (option: string | undefined): string => option ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 

@@ -27,6 +27,7 @@ async function freePort(): Promise<number> {
 
 export interface NginxProcess {
   url: string;
+  pid: number;
   /** Stops it (SIGTERM) and waits for its exit. */
   stop(): Promise<void>;
 }
@@ -88,5 +89,5 @@ ${ours}
     await stop();
     throw err;
   }
-  return { url, stop };
+  return { url, pid: child.pid!, stop };
 }

@@ -38,9 +38,9 @@ import { acceptedEncoding } from './compression.js';
  * and `If-None-Match` compares weakly, so `W/"…"` from such a cache matches too.
  *
  * **The freshness**: `max-age=1` because a read model changes at most once per block and Vega's
- * blocks are about a second apart: an answer through a cache is at most a second older than the
- * origin's (nginx keeps whole seconds), and every second each cached URL costs the origin one
- * revalidation, a 304 without a store read. `stale-while-revalidate=1` lets the cache answer
+ * blocks are about a second apart: an answer through a cache is a second or so older than the
+ * origin's at most (nginx counts whole seconds, so up to two), and every second each cached URL
+ * costs the origin one revalidation, a 304 without a store read. `stale-while-revalidate=1` lets the cache answer
  * from its expired copy while one request revalidates it, instead of sending every request that
  * arrives meanwhile to the origin (nginx sends all of them otherwise), so that a popular URL
  * costs one full answer per change of its read models, not one per request in flight; a stale

@@ -426,8 +426,10 @@ for (const kind of STORE_KINDS) {
       const own = [...direct].reduce((n, [url, count]) => n + count - (directBefore.get(url) ?? 0), 0);
       assert.equal(counted('304'), notModified);
       assert.equal(counted('200'), fullFromNginx + own);
-      // Most requests never reached the origin, and of those that did, most were 304s.
-      assert.ok(notModified + fullFromNginx < throughNginx / 2, `${notModified} + ${fullFromNginx} of ${throughNginx}`);
+      // Of the requests that reached the origin, most were 304s: every step renews every URL, and
+      // most steps change few of them (at least 62 renewals of unchanged answers, at most 34
+      // versions). How many never reached it depends on the request rate against the max-age.
+      assert.ok(notModified + fullFromNginx < throughNginx, `${notModified} + ${fullFromNginx} of ${throughNginx}`);
       assert.ok(notModified > fullFromNginx, `${notModified} 304s, ${fullFromNginx} full answers`);
     });
   });

@@ -14,54 +14,29 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNginx, type NginxProcess } from '../test/helpers/nginx.js';
-import { benchArgs, COMMON_OPTIONS, LIVE_OPTIONS, numberOption, progressLog, serverUrl } from './cli-args.js';
+import { benchArgs, COMMON_OPTIONS, LIVE_HELP, LIVE_OPTIONS, liveSettings, progressLog } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile } from './ingest.js';
-import { appendEvery, ingestAllButLive, realShare } from './live-chain.js';
+import { appendEvery, ingestAllButLive } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
 import { ROOT } from './paths.js';
 import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
 import { mixedUrls } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
-import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+import { benchStore, storeVersion } from './stores.js';
 
 const HELP = `usage: npm run build && npx tsx bench/http-cache.ts [options]
 
-  --store postgres|pglite   store (default postgres: a database of its own on DATABASE_URL,
-                            default ${DEFAULT_DATABASE_URL})
-  --database-url URL        server to create the database on (default DATABASE_URL)
-  --scale s                 demo chain (default medium; small for a quick look)
-  --urls n                  distinct URLs of the Zipf traffic (default 2000)
-  --our-share x             share of appended blocks carrying events of our kinds (default: the
-                            real fixture's, 295 of 5,002 blocks)
-  --concurrency c           connections (default 32; wrk runs 2 threads)
-  --duration s              seconds per run (default 20)
-  --warmup s                seconds of warm-up before each (default 5)
+${LIVE_HELP}
   --rounds n                rounds of the two runs, straight then through nginx, then the other
                             way round (default 2)
-  --block-ms ms             one block appended every ms (default 1000)
   --seed n                  demo chain seed and URL sample (default 1)
   --cache dir               demo files (default bench/.cache)
   --out dir                 results folder (default bench/results)`;
 
-const { values, fail } = benchArgs(HELP, {
-  ...COMMON_OPTIONS,
-  ...LIVE_OPTIONS,
-  rounds: { type: 'string', default: '2' },
-});
-const num = numberOption(values, fail);
-const store = values.store as StoreKind;
-if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
-const databaseUrl = serverUrl(values['database-url']);
-const scale = values.scale!;
-const wanted = num('urls', 1);
-const ourShare = values['our-share'] === undefined ? await realShare() : { share: num('our-share', 0), source: 'as given' };
-const connections = num('concurrency', 1);
-const duration = num('duration', 1);
-const warmup = num('warmup', 0);
-const rounds = num('rounds', 1);
-const blockMs = num('block-ms', 10);
-const seed = num('seed', 0);
+const { values, fail } = benchArgs(HELP, { ...COMMON_OPTIONS, ...LIVE_OPTIONS, rounds: { type: 'string', default: '2' } });
+const o = await liveSettings(values, fail);
+const rounds = o.num('rounds', 1);
 const log = progressLog('http-cache');
 
 /** CPU seconds of a process so far (Linux: utime + stime of /proc/<pid>/stat, in clock ticks of 1/100 s). */
@@ -99,14 +74,14 @@ interface Run {
 
 const cleanups: (() => Promise<void>)[] = [];
 try {
-  const file = await demoFile(values.cache!, scale, seed, log);
+  const file = await demoFile(values.cache!, o.scale, o.seed, log);
   // Blocks enough for every run and warm-up, and a margin.
-  const keep = Math.ceil((((rounds * 2 * (warmup + duration) + 120) * 1000) / blockMs) * 1.2);
-  const s = benchStore(store, `httpcache_${scale}_${process.pid}`, { databaseUrl, cacheDir: values.cache! });
+  const keep = Math.ceil((((rounds * 2 * (o.warmup + o.duration) + 120) * 1000) / o.blockMs) * 1.2);
+  const s = benchStore(o.store, `httpcache_${o.scale}_${process.pid}`, { databaseUrl: o.databaseUrl, cacheDir: values.cache! });
   await s.reset();
   cleanups.push(() => s.drop());
-  log(`${scale}: ingesting the chain but its last blocks into ${store}…`);
-  const { cut, held } = await ingestAllButLive(file, s.args, { count: keep, share: ourShare.share, seed });
+  log(`${o.scale}: ingesting the chain but its last blocks into ${o.store}…`);
+  const { cut, held } = await ingestAllButLive(file, s.args, { count: keep, share: o.ourShare.share, seed: o.seed });
   const db = await s.open();
   const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
 
@@ -119,25 +94,25 @@ try {
   const nginx: NginxProcess = await startNginx(join(work, 'nginx'), server.url);
   cleanups.push(() => nginx.stop());
 
-  const rand = random(seed);
+  const rand = random(o.seed);
   const cursors = await readCursors(server.url, keys);
-  const urls = shuffled(rand, mixedUrls({ keys, cursors }, wanted, rand));
+  const urls = shuffled(rand, mixedUrls({ keys, cursors }, o.urls, rand));
   const zipf = zipfSequence(rand, urls.length, 200_000);
   log(
     `${urls.length} distinct URLs; Zipf (s = 1): the most asked is ${Math.round((100 * zipf.filter((i) => i === 0).length) / zipf.length)}% of requests`,
   );
 
-  const appender = appendEvery(follow, held, blockMs);
+  const appender = appendEvery(follow, held, o.blockMs);
   cleanups.push(async () => appender.stop());
 
   const runs: Run[] = [];
   const measure = async (path: Run['path']): Promise<Run> => {
     const baseUrl = path === 'nginx' ? nginx.url : server.url;
-    if (warmup > 0) await runLoad({ baseUrl, urls, order: zipf, connections, duration: warmup });
+    if (o.warmup > 0) await runLoad({ baseUrl, urls, order: zipf, connections: o.connections, duration: o.warmup });
     const before = await originRequests(server.url);
     const cpu = [cpuSeconds(server.pid), cpuSeconds(nginx.pid)] as const;
     const from = appender.appended();
-    const load = await runLoad({ baseUrl, urls, order: zipf, connections, duration });
+    const load = await runLoad({ baseUrl, urls, order: zipf, connections: o.connections, duration: o.duration });
     const after = await originRequests(server.url);
     const blocks = held.slice(from, appender.appended());
     const run: Run = {
@@ -177,11 +152,11 @@ try {
   const originCpuPerRequest = (path: Run['path']) => sum(path, (r) => r.originCpu) / sum(path, (r) => r.load.requests);
   const date = today();
   const lines = [
-    `# epochview behind nginx's proxy_cache: ${store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
+    `# epochview behind nginx's proxy_cache: ${o.store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
     '',
-    `- machine: ${describeMachine()}; versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${describeCommit(ROOT)}, nginx with the README's configuration`,
-    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first, then one block every ${blockMs} ms appended to the followed file, ${(100 * ourShare.share).toFixed(1)}% of them with events of our kinds (${ourShare.source}); response cache on (default)`,
-    `- load: wrk, 2 threads, c=${connections}, Zipf (s = 1) over ${urls.length} distinct URLs drawn from the data (every scenario in turn), identity (no Accept-Encoding); ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s) of straight then through nginx, the next the other way round`,
+    `- machine: ${describeMachine()}; versions: node ${process.version}, ${await storeVersion(o.store, o.databaseUrl)}, epochview ${describeCommit(ROOT)}, nginx with the README's configuration`,
+    `- chain: the ${o.scale} demo chain (seed ${o.seed}), blocks 1 to ${cut - 1} ingested first, then one block every ${o.blockMs} ms appended to the followed file, ${(100 * o.ourShare.share).toFixed(1)}% of them with events of our kinds (${o.ourShare.source}); response cache on (default)`,
+    `- load: wrk, 2 threads, c=${o.connections}, Zipf (s = 1) over ${urls.length} distinct URLs drawn from the data (every scenario in turn), identity (no Accept-Encoding); ${o.duration} s per run after ${o.warmup} s of warm-up, ${rounds} round(s) of straight then through nginx, the next the other way round`,
     '',
     '| path | req/s | p50 ms | p99 ms | errors | requests | origin: full / 304 | reached the origin | origin CPU-ms per request | nginx CPU-ms per request | blocks (with our events) | load average |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
@@ -191,7 +166,7 @@ try {
       `${pct(1 - sum('nginx', (r) => r.full + r.notModified + r.other) / sum('nginx', (r) => r.load.requests))} of the requests never reached it, ` +
       `and of those that did, ${pct(sum('nginx', (r) => r.notModified) / sum('nginx', (r) => r.full + r.notModified))} were 304s.`,
   ];
-  const base = `${date}-http-cache-${store}`;
+  const base = `${date}-http-cache-${o.store}`;
   log(`written to ${writeResults(values.out!, `${base}.md`, `${lines.join('\n')}\n`)}`);
 } finally {
   for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));

@@ -21,39 +21,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SETTINGS } from '../src/config.js';
 import { demoFile } from './ingest.js';
-import { appendEvery, ingestAllButLive, realShare } from './live-chain.js';
+import { appendEvery, ingestAllButLive } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
 import { cacheOutcomes, outcomesSince, rssMiB, totalOutcomes } from './metrics.js';
-import { benchArgs, COMMON_OPTIONS, LIVE_OPTIONS, numberOption, progressLog, serverUrl } from './cli-args.js';
+import { benchArgs, COMMON_OPTIONS, LIVE_HELP, LIVE_OPTIONS, liveSettings, progressLog } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
 import { mixedUrls } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
-import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+import { benchStore, storeVersion } from './stores.js';
 
 /** serve's response cache when on, unless --response-cache-mb says otherwise. */
 const DEFAULT_CACHE_MB = SETTINGS.responseCacheMb.default;
 
 const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
 
-  --store postgres|pglite   store (default postgres: a database of its own on DATABASE_URL,
-                            default ${DEFAULT_DATABASE_URL})
-  --database-url URL        server to create the database on (default DATABASE_URL)
-  --scale s                 demo chain (default medium; small for a quick look)
-  --urls n                  distinct URLs of the Zipf traffic (default 2000)
+${LIVE_HELP}
   --distinct-urls n         URLs of the all-distinct traffic, split between warm-up and run
                             (default 150000; fewer where the data has fewer; repeats are counted)
-  --our-share x             share of appended blocks carrying events of our kinds (default: the
-                            real fixture's, 295 of 5,002 blocks; 1: the demo's blocks only)
-  --concurrency c           connections (default 32; wrk runs 2 threads)
-  --duration s              seconds per measurement (default 20)
-  --warmup s                seconds of warm-up before each (default 5)
   --rounds n                rounds of the four runs, the cache off then on, then on then off
                             (default 1)
   --soak s                  seconds of the soak, Zipf traffic with the cache on (default 600; 0: none)
-  --block-ms ms             one block appended every ms (default 1000)
   --response-cache-mb n     the response cache when on (default ${DEFAULT_CACHE_MB}, as serve's)
   --seed n                  demo chain seed and URL sample (default 1)
   --cache dir               demo files (default bench/.cache)
@@ -67,23 +57,23 @@ const { values, fail } = benchArgs(HELP, {
   soak: { type: 'string', default: '600' },
   'response-cache-mb': { type: 'string', default: DEFAULT_CACHE_MB },
 });
-const num = numberOption(values, fail);
-const store = values.store as StoreKind;
-if (store !== 'postgres' && store !== 'pglite') throw new Error('--store must be postgres or pglite');
-const databaseUrl = serverUrl(values['database-url']);
-const scale = values.scale!;
-const wanted = num('urls', 1);
+const {
+  num,
+  store,
+  databaseUrl,
+  scale,
+  urls: wanted,
+  ourShare,
+  connections,
+  duration,
+  warmup,
+  blockMs,
+  seed,
+} = await liveSettings(values, fail);
 const distinctWanted = num('distinct-urls', 2);
-const ourShare = values['our-share'] === undefined ? await realShare() : { share: num('our-share', 0), source: 'as given' };
-if (!(ourShare.share > 0 && ourShare.share <= 1)) fail('--our-share must be in (0, 1]');
-const connections = num('concurrency', 1);
-const duration = num('duration', 1);
-const warmup = num('warmup', 0);
 const rounds = num('rounds', 1);
 const soak = num('soak', 0);
-const blockMs = num('block-ms', 10);
 const cacheMb = num('response-cache-mb', 1);
-const seed = num('seed', 0);
 
 const log = progressLog('live');
 const load = loadAverage;

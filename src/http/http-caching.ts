@@ -25,8 +25,12 @@ import { acceptedEncoding } from './compression.js';
  *    reads nothing from the store (not even the response cache), and a block that changed one of
  *    them makes a new tag, so the revalidation gets the new answer.
  *
- * **The tag** is a hash of the code that makes the answers (CODE_HASH), the representation the
- * request negotiates (identity, or gzip or deflate with zlib's version), the URL and the versions.
+ * **The tag** is a hash of the code that makes the answers (codeHash below), the representation
+ * the request negotiates (identity, or gzip or deflate with zlib's version), the URL and the
+ * versions (a GraphQL GET's: of every root field's operation, and the schema's hash). An answer
+ * gets one only when it is the answer at the versions the process knows (ResponseCache
+ * stampOfAnswer): one read in a snapshot newer than the last head notice, or older than a change
+ * of what it reads, is sent without, so no tag ever names the bytes of other versions.
  * The same URL at the same versions is the same bytes from every worker of `--workers N` and
  * every hot standby of the chain running the same code, so the tag is strong (`"…"`, not `W/`):
  * a cache may compare it byte for byte, and an answer read by one process is validated by
@@ -40,9 +44,10 @@ import { acceptedEncoding } from './compression.js';
  * **The freshness**: `max-age=1` because a read model changes at most once per block and Vega's
  * blocks are about a second apart: an answer through a cache is a second or so older than the
  * origin's at most (nginx counts whole seconds, so up to two), and every second each cached URL
- * costs the origin one revalidation, a 304 without a store read. `stale-while-revalidate=1` lets the cache answer
- * from its expired copy while one request revalidates it, instead of sending every request that
- * arrives meanwhile to the origin (nginx sends all of them otherwise), so that a popular URL
+ * costs the origin one revalidation, a 304 without a store read. `stale-while-revalidate=1` lets
+ * the cache answer from its expired copy while one request revalidates it, instead of sending
+ * every request that arrives meanwhile to the origin (nginx sends all of them otherwise, unless
+ * told `proxy_cache_use_stale updating` as the README's configuration does), so that a popular URL
  * costs one full answer per change of its read models, not one per request in flight; a stale
  * copy is served only during such a revalidation, and for at most a second more.
  *
@@ -52,7 +57,7 @@ import { acceptedEncoding } from './compression.js';
  * depend on it.
  *
  * **Not stored** (`no-store`, no tag): errors (a 503 or 504 is over the moment it is sent, a 429
- * is one client's, and a 400 costs no store read to answer again), GraphQL answers with errors,
+ * is one client's, and a 400 costs no store read to answer again), GraphQL POSTs and answers with errors,
  * GraphQL answers with fields from `--graphql-upstream` (what they read and when they change is
  * the upstream's to say, and the data-node says nothing), and answers while the head's versions
  * are unknown (the listening connection down): a cache cannot revalidate them.

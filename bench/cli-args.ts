@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { realShare } from './live-chain.js';
 import { ROOT } from './paths.js';
-import { DEFAULT_DATABASE_URL } from './stores.js';
+import { DEFAULT_DATABASE_URL, type StoreKind } from './stores.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const HELP_OPTION = { help: { type: 'boolean', short: 'h', default: false } } as const;
@@ -37,6 +38,62 @@ export const COMMON_OPTIONS = {
   cache: { type: 'string', default: join(ROOT, 'bench', '.cache') },
   out: { type: 'string', default: join(ROOT, 'bench', 'results') },
 } as const;
+
+/** The options of the bench commands on a moving chain (bench/live.ts, bench/http-cache.ts), with their defaults. */
+export const LIVE_OPTIONS = {
+  store: { type: 'string', default: 'postgres' },
+  scale: { type: 'string', default: 'medium' },
+  urls: { type: 'string', default: '2000' },
+  'our-share': { type: 'string' },
+  concurrency: { type: 'string', default: '32' },
+  duration: { type: 'string', default: '20' },
+  warmup: { type: 'string', default: '5' },
+  'block-ms': { type: 'string', default: '1000' },
+} as const;
+
+/** The help of LIVE_OPTIONS. */
+export const LIVE_HELP = `  --store postgres|pglite   store (default postgres: a database of its own on DATABASE_URL,
+                            default ${DEFAULT_DATABASE_URL})
+  --database-url URL        server to create the database on (default DATABASE_URL)
+  --scale s                 demo chain (default medium; small for a quick look)
+  --urls n                  distinct URLs of the Zipf traffic (default 2000)
+  --our-share x             share of appended blocks carrying events of our kinds (default: the
+                            real fixture's, 295 of 5,002 blocks; 1: the demo's blocks only)
+  --concurrency c           connections (default 32; wrk runs 2 threads)
+  --duration s              seconds per measurement (default 20)
+  --warmup s                seconds of warm-up before each (default 5)
+  --block-ms ms             one block appended every ms (default 1000)`;
+
+/** The settings of LIVE_OPTIONS (and the reader of the command's other numeric options). */
+export async function liveSettings<V extends Record<string, unknown>>(values: V, fail: (message: string) => never) {
+  const num = numberOption(values, fail);
+  const store = values.store as StoreKind;
+  if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
+  const ourShare = values['our-share'] === undefined ? await realShare() : { share: num('our-share', 0), source: 'as given' };
+  if (!(ourShare.share > 0 && ourShare.share <= 1)) fail('--our-share must be in (0, 1]');
+  return {
+    num,
+    store,
+    databaseUrl: serverUrl(values['database-url'] as string | undefined),
+    scale: values.scale as string,
+    urls: num('urls', 1),
+    ourShare,
+    connections: num('concurrency', 1),
+    duration: num('duration', 1),
+    warmup: num('warmup', 0),
+    blockMs: num('block-ms', 10),
+    seed: num('seed', 0),
+  };
+}
+
+/** A reader of numeric options: the value of --name, which must be a number ≥ min, else `fail`. */
+export function numberOption<V extends Record<string, unknown>>(values: V, fail: (message: string) => never) {
+  return (name: keyof V & string, min: number): number => {
+    const n = Number(values[name]);
+    if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}`);
+    return n;
+  };
+}
 
 /** The PostgreSQL server: --database-url's, else DATABASE_URL's, else the local one. */
 export const serverUrl = (option: string | undefined): string => option ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;

@@ -9,13 +9,16 @@
  * events and are renumbered: heights stay consecutive from the first appended block on, and the
  * quiet blocks' times lie between their neighbours'. The demo files are not changed.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, closeSync, createReadStream, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEMO_CHAIN_ID } from '../src/demo/chain.js';
 import { NdjsonBlockWriter } from '../src/demo/ndjson.js';
 import { OtherKinds } from '../src/demo/other-kinds.js';
 import { PAYLOAD_TYPES } from '../src/sources/events.js';
+import { CLI, ROOT } from './paths.js';
 
 /** Event types of the read models (markers and time updates aside). */
 export const OUR_TYPES: ReadonlySet<string> = new Set(
@@ -129,4 +132,80 @@ export function liveChain(
     previous = time;
   }
   return out;
+}
+
+/**
+ * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
+ * `cut` on (the file's lines are grouped by the height their id starts with), and the time of
+ * the last block ingested.
+ */
+async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Promise<{ held: Block[]; lastTime: bigint }> {
+  const child = spawn(process.execPath, [CLI, 'ingest', '-', ...storeArgs], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = once(child, 'close');
+  const held: Block[] = [];
+  let lastTime = 0n;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    const height = heightOf(line);
+    if (height < cut) {
+      lastTime = blockTimeOf(line) ?? lastTime;
+      if (!child.stdin.write(`${line}\n`)) await once(child.stdin, 'drain');
+      continue;
+    }
+    let block = held[held.length - 1];
+    if (block?.height !== height) {
+      block = { height, lines: [], ours: false };
+      held.push(block);
+    }
+    block.lines.push(line);
+    block.ours ||= isOurs(line);
+  }
+  child.stdin.end();
+  const [code] = (await exited) as [number | null];
+  if (code !== 0) throw new Error(`ingest failed (exit ${code}): ${stderr}`);
+  return { held, lastTime };
+}
+
+/** The last height of a file of blocks: the id of its last line (read from its last 1 MiB). */
+function lastHeight(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, 2 ** 20));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    const last = tail.toString().trimEnd().split('\n').pop() ?? '';
+    return Number(/^\{"id":"(\d+)-/.exec(last)?.[1]);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Fills a store (its CLI arguments) with the demo chain of `file` but its last blocks, and
+ * returns those as the live chain to append: `count` blocks, `share` of them the demo's (with
+ * events of our kinds, mostly), quiet blocks between them.
+ */
+export async function ingestAllButLive(
+  file: string,
+  storeArgs: string[],
+  o: { count: number; share: number; seed: number },
+): Promise<{ height: number; cut: number; demo: Block[]; held: Block[] }> {
+  const height = lastHeight(file);
+  const cut = Math.max(2, height - Math.ceil(o.count * o.share) - 1);
+  const ingested = await ingestAllBut(file, cut, storeArgs);
+  const held = liveChain(ingested.held, { first: cut, after: ingested.lastTime, share: o.share, count: o.count, seed: o.seed });
+  return { height, cut, demo: ingested.held, held };
+}
+
+/** Appends the blocks to `file`, one every `blockMs`, until they run out; `appended()` counts those appended. */
+export function appendEvery(file: string, blocks: readonly Block[], blockMs: number): { appended: () => number; stop: () => void } {
+  let appended = 0;
+  const timer = setInterval(() => {
+    const block = blocks[appended];
+    if (!block) return;
+    appendFileSync(file, `${block.lines.join('\n')}\n`);
+    appended++;
+  }, blockMs);
+  return { appended: () => appended, stop: () => clearInterval(timer) };
 }

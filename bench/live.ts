@@ -16,47 +16,34 @@
  * (bench/live-chain.ts), so that the share of blocks carrying events of our kinds is a real
  * chain's (--our-share; by default measured in the real fixture). The results say how many do.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { appendFileSync, closeSync, createReadStream, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { SETTINGS } from '../src/config.js';
 import { demoFile } from './ingest.js';
-import { blockTimeOf, heightOf, isOurs, liveChain, realShare, type Block } from './live-chain.js';
+import { appendEvery, ingestAllButLive } from './live-chain.js';
 import { runLoad, type LoadResult } from './load.js';
 import { cacheOutcomes, outcomesSince, rssMiB, totalOutcomes } from './metrics.js';
-import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { benchArgs, COMMON_OPTIONS, LIVE_HELP, LIVE_OPTIONS, liveSettings, progressLog } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
-import { CLI, ROOT } from './paths.js';
+import { ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.js';
 import { mixedUrls } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
-import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+import { benchStore, storeVersion } from './stores.js';
 
 /** serve's response cache when on, unless --response-cache-mb says otherwise. */
 const DEFAULT_CACHE_MB = SETTINGS.responseCacheMb.default;
 
 const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
 
-  --store postgres|pglite   store (default postgres: a database of its own on DATABASE_URL,
-                            default ${DEFAULT_DATABASE_URL})
-  --database-url URL        server to create the database on (default DATABASE_URL)
-  --scale s                 demo chain (default medium; small for a quick look)
-  --urls n                  distinct URLs of the Zipf traffic (default 2000)
+${LIVE_HELP}
   --distinct-urls n         URLs of the all-distinct traffic, split between warm-up and run
                             (default 150000; fewer where the data has fewer; repeats are counted)
-  --our-share x             share of appended blocks carrying events of our kinds (default: the
-                            real fixture's, 295 of 5,002 blocks; 1: the demo's blocks only)
-  --concurrency c           connections (default 32; wrk runs 2 threads)
-  --duration s              seconds per measurement (default 20)
-  --warmup s                seconds of warm-up before each (default 5)
   --rounds n                rounds of the four runs, the cache off then on, then on then off
                             (default 1)
   --soak s                  seconds of the soak, Zipf traffic with the cache on (default 600; 0: none)
-  --block-ms ms             one block appended every ms (default 1000)
   --response-cache-mb n     the response cache when on (default ${DEFAULT_CACHE_MB}, as serve's)
   --seed n                  demo chain seed and URL sample (default 1)
   --cache dir               demo files (default bench/.cache)
@@ -64,90 +51,32 @@ const HELP = `usage: npm run build && npx tsx bench/live.ts [options]
 
 const { values, fail } = benchArgs(HELP, {
   ...COMMON_OPTIONS,
-  store: { type: 'string', default: 'postgres' },
-  scale: { type: 'string', default: 'medium' },
-  urls: { type: 'string', default: '2000' },
+  ...LIVE_OPTIONS,
   'distinct-urls': { type: 'string', default: '150000' },
-  'our-share': { type: 'string' },
-  concurrency: { type: 'string', default: '32' },
-  duration: { type: 'string', default: '20' },
-  warmup: { type: 'string', default: '5' },
   rounds: { type: 'string', default: '1' },
   soak: { type: 'string', default: '600' },
-  'block-ms': { type: 'string', default: '1000' },
   'response-cache-mb': { type: 'string', default: DEFAULT_CACHE_MB },
 });
-const num = (name: keyof typeof values, min: number): number => {
-  const n = Number(values[name]);
-  if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}`);
-  return n;
-};
-const store = values.store as StoreKind;
-if (store !== 'postgres' && store !== 'pglite') throw new Error('--store must be postgres or pglite');
-const databaseUrl = serverUrl(values['database-url']);
-const scale = values.scale!;
-const wanted = num('urls', 1);
+const {
+  num,
+  store,
+  databaseUrl,
+  scale,
+  urls: wanted,
+  ourShare,
+  connections,
+  duration,
+  warmup,
+  blockMs,
+  seed,
+} = await liveSettings(values, fail);
 const distinctWanted = num('distinct-urls', 2);
-const ourShare = values['our-share'] === undefined ? await realShare() : { share: num('our-share', 0), source: 'as given' };
-if (!(ourShare.share > 0 && ourShare.share <= 1)) fail('--our-share must be in (0, 1]');
-const connections = num('concurrency', 1);
-const duration = num('duration', 1);
-const warmup = num('warmup', 0);
 const rounds = num('rounds', 1);
 const soak = num('soak', 0);
-const blockMs = num('block-ms', 10);
 const cacheMb = num('response-cache-mb', 1);
-const seed = num('seed', 0);
 
 const log = progressLog('live');
 const load = loadAverage;
-
-/**
- * Ingests the file's blocks below `cut` with `epochview ingest -` and returns the blocks from
- * `cut` on (the file's lines are grouped by the height their id starts with), and the time of
- * the last block ingested.
- */
-async function ingestAllBut(file: string, cut: number, storeArgs: string[]): Promise<{ held: Block[]; lastTime: bigint }> {
-  const child = spawn(process.execPath, [CLI, 'ingest', '-', ...storeArgs], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const exited = once(child, 'close');
-  const held: Block[] = [];
-  let lastTime = 0n;
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    const height = heightOf(line);
-    if (height < cut) {
-      lastTime = blockTimeOf(line) ?? lastTime;
-      if (!child.stdin.write(`${line}\n`)) await once(child.stdin, 'drain');
-      continue;
-    }
-    let block = held[held.length - 1];
-    if (block?.height !== height) {
-      block = { height, lines: [], ours: false };
-      held.push(block);
-    }
-    block.lines.push(line);
-    block.ours ||= isOurs(line);
-  }
-  child.stdin.end();
-  const [code] = (await exited) as [number | null];
-  if (code !== 0) throw new Error(`ingest failed (exit ${code}): ${stderr}`);
-  return { held, lastTime };
-}
-
-/** The last height of a file of blocks: the id of its last line (read from its last 1 MiB). */
-function lastHeight(file: string): number {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const tail = Buffer.alloc(Math.min(size, 2 ** 20));
-    readSync(fd, tail, 0, tail.length, size - tail.length);
-    const last = tail.toString().trimEnd().split('\n').pop() ?? '';
-    return Number(/^\{"id":"(\d+)-/.exec(last)?.[1]);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The samples at the end of each tenth of the series. */
 function tenths(samples: readonly number[]): number[] {
@@ -172,22 +101,18 @@ interface Run {
 const cleanups: (() => Promise<void>)[] = [];
 try {
   const file = await demoFile(values.cache!, scale, seed, log);
-  const height = lastHeight(file);
   // Blocks enough for every run, the warm-ups, the restarts and the soak, and a margin.
   const seconds = rounds * 4 * (warmup + duration) + soak + 180;
   const keep = Math.ceil(((seconds * 1000) / blockMs) * 1.2);
-  // The demo's blocks among them (the rest are quiet blocks made between them).
-  const cut = Math.max(2, height - Math.ceil(keep * ourShare.share) - 1);
   const s = benchStore(store, `live_${scale}_${process.pid}`, { databaseUrl, cacheDir: values.cache! });
   await s.reset();
   cleanups.push(() => s.drop());
-  log(`${scale}: ingesting blocks 1 to ${cut - 1} of ${height} into ${store} (load ${load()})…`);
-  const ingested = await ingestAllBut(file, cut, s.args);
-  const held = liveChain(ingested.held, { first: cut, after: ingested.lastTime, share: ourShare.share, count: keep, seed });
+  log(`${scale}: ingesting the chain but its last blocks into ${store} (load ${load()})…`);
+  const { cut, demo, held } = await ingestAllButLive(file, s.args, { count: keep, share: ourShare.share, seed });
   const oursShare = held.filter((b) => b.ours).length / held.length;
   log(
-    `${held.length} blocks to append (${held[0]?.height} to ${held[held.length - 1]?.height}): the demo's last ${ingested.held.length} ` +
-      `(${ingested.held.filter((b) => b.ours).length} with events of our kinds) and quiet blocks between them; ` +
+    `${held.length} blocks to append (${held[0]?.height} to ${held[held.length - 1]?.height}): the demo's last ${demo.length} ` +
+      `(${demo.filter((b) => b.ours).length} with events of our kinds) and quiet blocks between them; ` +
       `${(100 * oursShare).toFixed(1)}% with events of our kinds (wanted ${(100 * ourShare.share).toFixed(1)}%: ${ourShare.source})`,
   );
   const db = await s.open();
@@ -221,14 +146,8 @@ try {
   );
 
   // The chain moves: one held-back block appended every blockMs, until the end of the run.
-  let appended = 0;
-  const appender = setInterval(() => {
-    const block = held[appended];
-    if (!block) return;
-    appendFileSync(follow, `${block.lines.join('\n')}\n`);
-    appended++;
-  }, blockMs);
-  cleanups.push(async () => clearInterval(appender));
+  const appender = appendEvery(follow, held, blockMs);
+  cleanups.push(async () => appender.stop());
 
   const runs: Run[] = [];
   const measure = async (
@@ -244,13 +163,13 @@ try {
         : runLoad({ baseUrl: service.url, urls: distinctParts[part], once: true, connections, duration });
     const warm = warmup > 0 ? await send('warmup', warmup) : undefined;
     const before = await cacheOutcomes(service.url);
-    const from = appended;
+    const from = appender.appended();
     const ticker = onTick && setInterval(onTick, 1000);
     const result = await send('run', secs).finally(() => clearInterval(ticker));
     const repeated = (warm?.repeated ?? 0) + (result.repeated ?? 0);
     if (repeated > 0)
       log(`all-distinct, cache ${cache}: ${repeated} requests asked a URL again (the list ran out): pass a larger --distinct-urls`);
-    const blocks = held.slice(from, appended);
+    const blocks = held.slice(from, appender.appended());
     const run: Run = {
       traffic,
       cache,
@@ -295,7 +214,8 @@ try {
       `soak: RSS start ${rss.start.toFixed(0)} MiB, peak ${rss.peak.toFixed(0)}, end ${rss.end.toFixed(0)}; ${run.load.errors} failed requests`,
     );
   }
-  if (appended === held.length) log('every held-back block was appended before the end: the last runs saw a chain standing still');
+  if (appender.appended() === held.length)
+    log('every held-back block was appended before the end: the last runs saw a chain standing still');
 
   const mean = (traffic: Run['traffic'], cache: Run['cache']) => {
     const rs = runs.filter((r) => r.traffic === traffic && r.cache === cache);
@@ -322,7 +242,7 @@ try {
     `# epochview live benchmark: ${store === 'postgres' ? 'PostgreSQL server' : 'PGlite (embedded)'}, ${date}`,
     '',
     `- machine: ${describeMachine()}; versions: node ${process.version}, ${await storeVersion(store, databaseUrl)}, epochview ${commit}`,
-    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms: the demo's last ${ingested.held.length} blocks with quiet blocks (a time update and events of other kinds) between them, ${(100 * oursShare).toFixed(1)}% of the ${held.length} carrying events of our kinds (wanted: ${(100 * ourShare.share).toFixed(1)}%, ${ourShare.source})`,
+    `- chain: the ${scale} demo chain (seed ${seed}), blocks 1 to ${cut - 1} ingested first; blocks ${cut} on appended to the followed file, one every ${blockMs} ms: the demo's last ${demo.length} blocks with quiet blocks (a time update and events of other kinds) between them, ${(100 * oursShare).toFixed(1)}% of the ${held.length} carrying events of our kinds (wanted: ${(100 * ourShare.share).toFixed(1)}%, ${ourShare.source})`,
     `- load: wrk, 2 threads, c=${connections}, URLs drawn from the data (every scenario in turn); all-distinct: ${distinct.length} URLs, ${distinctParts.warmup.length} for the warm-ups and ${distinctParts.run.length} for the runs, no URL asked twice of a server (${repeated} requests repeated one); Zipf: s = 1 over ${urls.length} URLs; ${duration} s per run after ${warmup} s of warm-up, ${rounds} round(s), the cache off then on (--response-cache-mb ${cacheMb}), the next round on then off (serve restarted between)`,
     '',
     '| traffic | cache | req/s | p50 ms | p99 ms | errors | hit / shared / miss / bypass | not admitted | blocks (with our events) | load average |',

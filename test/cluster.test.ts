@@ -17,12 +17,17 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const BASE = 100;
 
 /** A GET on a connection of its own (the cluster hands each new connection to the next worker). */
-function getFresh(url: string): Promise<{ status: number; worker: string | undefined; body: string }> {
+function getFresh(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; worker: string | undefined; etag: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
+    request(url, { agent: false, headers }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, worker: res.headers['x-epochview-worker'] as string | undefined, body }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, worker: res.headers['x-epochview-worker'] as string | undefined, etag: res.headers.etag, body }),
+      );
     })
       .on('error', reject)
       .end();
@@ -115,6 +120,18 @@ describe('serve --workers on the PostgreSQL server', { skip: !STORE_KINDS.includ
           before + 10,
           `asked worker ${s.worker}`,
         );
+
+      // The same answer has the same tag from either worker (src/http/http-caching.ts; once both
+      // heard of the head), and either answers 304 to it.
+      let tagged: Awaited<ReturnType<typeof getFresh>>[] = [];
+      await eventually('both workers tag the page', async () => {
+        tagged = await Promise.all(Array.from({ length: 4 }, () => getFresh(page)));
+        return new Set(tagged.map((a) => a.worker)).size === 2 && tagged.every((a) => a.etag !== undefined);
+      });
+      assert.equal(new Set(tagged.map((a) => a.etag)).size, 1);
+      const revalidated = await Promise.all(Array.from({ length: 4 }, () => getFresh(page, { 'if-none-match': tagged[0]!.etag! })));
+      assert.deepEqual(new Set(revalidated.map((a) => a.worker)), new Set(['1', '2']));
+      for (const a of revalidated) assert.equal(a.status, 304, `worker ${a.worker}`);
 
       // One writer: worker 1 follows the file; each block is applied once.
       appendFileSync(file, Array.from({ length: 20 }, (_, i) => block(BASE + 2 + i)).join(''));

@@ -111,6 +111,15 @@ export interface RootContext {
   run: (root: RootField, work: (read: ReadContext) => Promise<unknown>) => Promise<unknown>;
   /** The latest chain head an operation answered at. */
   head: ChainHead | null;
+  /** The height of the oldest snapshot an operation read (root fields may each read their own). */
+  readAt?: string;
+}
+
+/** Notes the head a root field's operation answered at. */
+function noteHead(ctx: RootContext, head: ChainHead | null): void {
+  if (head === null) return;
+  if (ctx.head === null || BigInt(head.height) > BigInt(ctx.head.height)) ctx.head = head;
+  if (ctx.readAt === undefined || BigInt(head.height) < BigInt(ctx.readAt)) ctx.readAt = head.height;
 }
 
 /** The root fields' resolver: the operation called with the arguments mapped to its request. */
@@ -119,7 +128,7 @@ export const resolveRoot: RootResolver = (root) => {
     if (ctx.waitingFor() !== undefined) throw unavailable();
     const request = root.request(args, info);
     const result = (await ctx.run(root, (read) => root.operation.run(read, request))) as { head: ChainHead | null };
-    if (result.head && (ctx.head === null || BigInt(result.head.height) > BigInt(ctx.head.height))) ctx.head = result.head;
+    noteHead(ctx, result.head);
     return result;
   };
   return resolver as GraphQLFieldResolver<unknown, unknown>;
@@ -129,6 +138,8 @@ export const resolveRoot: RootResolver = (root) => {
 export interface Executed {
   body: Buffer;
   head: ChainHead | null;
+  /** See RootContext.readAt. */
+  readAt: string | undefined;
   failed: boolean;
 }
 
@@ -160,13 +171,14 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
         const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
         const request = f.root.request(argumentsOf(f, p.variables), info);
         const page = (await ctx.run(f.root, (read) => f.root.operation.run(read, request))) as PageResult;
-        if (page.head && (ctx.head === null || BigInt(page.head.height) > BigInt(ctx.head.height))) ctx.head = page.head;
+        noteHead(ctx, page.head);
         return page;
       }),
     );
-    return { body: writeAnswer(compiled, pages), head: ctx.head, failed: false };
+    return { body: writeAnswer(compiled, pages), head: ctx.head, readAt: ctx.readAt, failed: false };
   } catch {
     ctx.head = null;
+    ctx.readAt = undefined;
     return undefined;
   }
 }
@@ -183,5 +195,5 @@ export async function executePrepared(p: Prepared, ctx: RootContext): Promise<Ex
     contextValue: ctx,
   });
   const errors: ErrorJson[] = (result.errors ?? []).map(executionErrorJson);
-  return { body: answerBody(errors, result.data), head: ctx.head, failed: errors.length > 0 };
+  return { body: answerBody(errors, result.data), head: ctx.head, readAt: ctx.readAt, failed: errors.length > 0 };
 }

@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { hash } from 'node:crypto';
+import { type GraphQLSchema, printSchema } from 'graphql';
 import type { ApiAnswers, ApiReply, RequestLogger } from '../http/api-answer.js';
-import { gzipAsync, sendsGzip } from '../http/compression.js';
-import { loggedFailure } from '../http/api-answer.js';
+import { gzipAsync } from '../http/compression.js';
+import { answerReply, loggedFailure, notModifiedReply } from '../http/api-answer.js';
+import { entityTag, notModified } from '../http/http-caching.js';
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
@@ -17,7 +19,8 @@ import { OperationLabels } from './labels.js';
 /**
  * The GraphQL door's transport (graphql.md §4): POST with a JSON body, GET with the query string,
  * the data-node's statuses, the chain head's headers on every answer, CORS for any origin. The
- * answers of documents that read only our root fields go through the response cache.
+ * answers of documents that read only our root fields go through the response cache, and a GET's
+ * are tagged for HTTP caches as REST's are (http/http-caching.ts); every other answer is no-store.
  */
 
 export const GRAPHQL_PATH = '/graphql';
@@ -108,6 +111,18 @@ function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>): stri
   return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query])}`;
 }
 
+/** A hash of each schema answered with, once: a GET's tag covers it (an upstream's schema may change, and introspection with it). */
+const schemaHashes = new WeakMap<GraphQLSchema, string>();
+
+function schemaHashOf(schema: GraphQLSchema): string {
+  let h = schemaHashes.get(schema);
+  if (h === undefined) {
+    h = hash('sha256', printSchema(schema), 'base64url');
+    schemaHashes.set(schema, h);
+  }
+  return h;
+}
+
 /** A GET /graphql the fast path answers (src/http/fast-path.ts): its answer, and the operation it names for the log and metrics. */
 export type GraphqlGet = (url: string, headers: IncomingHttpHeaders, log: RequestLogger) => Promise<{ reply: ApiReply; operation: string }>;
 
@@ -120,27 +135,28 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
   const execution: Execution = { schema: door.schema, documents, limits };
   const labels = new OperationLabels();
 
-  /** An answer's reply: the chain head's headers, gzipped as REST's are when the client takes it (api-answer.ts). */
-  const replyOf = async (status: number, body: Buffer, head: ChainHead | null, headers: IncomingHttpHeaders): Promise<ApiReply> => {
-    const sent: Record<string, string> = { 'content-type': 'application/json' };
-    const shown = head ?? a.cache.currentHead;
-    if (shown) {
-      sent['x-block-height'] = shown.height;
-      sent['x-block-timestamp'] = shown.time;
-    }
-    if (!sendsGzip(headers, body)) return { status, headers: sent, body };
-    sent['content-encoding'] = 'gzip';
-    sent.vary = 'accept-encoding';
-    return { status, headers: sent, body: await gzipAsync(body) };
-  };
+  /**
+   * An answer's reply: the chain head's headers (the current head's when it read none), gzipped
+   * as REST's are when the client takes it, with the tag of a GET's answer (api-answer.ts).
+   */
+  const replyOf = (status: number, body: Buffer, head: ChainHead | null, headers: IncomingHttpHeaders, tag?: string): Promise<ApiReply> =>
+    answerReply(status, { body, head: head ?? a.cache.currentHead }, tag, headers, (answer) => gzipAsync(answer.body));
   const send = (reply: FastifyReply, status: number, body: Buffer, head: ChainHead | null) =>
     replyOf(status, body, head, reply.request.headers).then((r) => reply.code(r.status).headers(r.headers).send(r.body));
 
-  /** The answer to a request read from either method, and its operation's label. */
-  async function answer(req: GraphqlRequest, method: 'GET' | 'POST', headers: IncomingHttpHeaders, log: RequestLogger) {
-    const prepared = prepare(execution, req, method);
+  /** The answer to a request read from either method (a GET's URL: its answer is tagged), and its operation's label. */
+  async function answer(req: GraphqlRequest, get: { url: string } | undefined, headers: IncomingHttpHeaders, log: RequestLogger) {
+    const prepared = prepare(execution, req, get ? 'GET' : 'POST');
     if ('status' in prepared) return { reply: await replyOf(prepared.status, prepared.body, null, headers), operation: undefined };
     const operation = labels.of(prepared.operation.name?.value);
+    const sources = sourcesOf(prepared.asked);
+    // A GET of our fields only: its tag (else undefined: the upstream's fields are not ours to validate).
+    const tagKey = get && sources ? `${schemaHashOf(prepared.schema)} ${get.url}` : undefined;
+    if (tagKey !== undefined && sources && headers['if-none-match'] !== undefined) {
+      const stamp = a.cache.stamp(sources);
+      const tag = stamp === undefined ? undefined : entityTag(tagKey, stamp, headers);
+      if (tag !== undefined && notModified(headers, tag)) return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
+    }
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
     const ctx = (): RootContext => ({
@@ -155,26 +171,35 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     });
     const compute = async (): Promise<Answer> => {
       const executed = await executePrepared(prepared, ctx());
-      const done = { body: executed.body, head: executed.head ?? a.cache.currentHead };
+      const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };
+      if (executed.readAt !== undefined) done.readAt = executed.readAt;
       if (executed.failed) throw new FailedAnswer(done);
       return done;
     };
-    const sources = sourcesOf(prepared.asked);
     let done: Answer;
+    let failed = false;
     try {
       done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
     } catch (err) {
       if (!(err instanceof FailedAnswer)) throw err;
       done = err.answer;
+      failed = true;
     }
-    return { reply: await replyOf(200, done.body, done.head, headers), operation };
+    const stamp = tagKey !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
+    const tag = stamp === undefined ? undefined : entityTag(tagKey!, stamp, headers);
+    return { reply: await replyOf(200, done.body, done.head, headers, tag), operation };
   }
 
   /** Fastify's reply of an answer, its operation named for the log line and metrics. */
   async function answered(request: FastifyRequest, reply: FastifyReply, req: GraphqlRequest, method: 'GET' | 'POST') {
-    const { reply: r, operation } = await answer(req, method, request.headers, () => request.log);
+    const get = method === 'GET' ? { url: request.raw.url ?? '' } : undefined;
+    const { reply: r, operation } = await answer(req, get, request.headers, () => request.log);
     if (operation !== undefined) setOperationLabel(request, operation);
-    return reply.code(r.status).headers(r.headers).send(r.body);
+    // A 304 without a body, so that Fastify sends no length (as the fast path).
+    return reply
+      .code(r.status)
+      .headers(r.headers)
+      .send(r.status === 304 ? undefined : r.body);
   }
 
   /** What Fastify's error handler answers, for the fast path: a transport error's 400, else a 500. */
@@ -223,7 +248,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
   });
   return async (url, headers, log) => {
     try {
-      const r = await answer(fromQuery(url), 'GET', headers, log);
+      const r = await answer(fromQuery(url), { url }, headers, log);
       return { reply: r.reply, operation: r.operation ?? 'graphql' };
     } catch (err) {
       return { reply: await failed(err, headers, log), operation: 'graphql' };

@@ -7,9 +7,11 @@ import { failureOf } from '../operations/failure.js';
 import type { AnyOperation } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
+import { cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
 import type { Until } from '../db/store.js';
 import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
 import { checkRepeatedValues, type Limits } from './limits.js';
+import type { ChainHead } from '../pagination/result.js';
 import type { Answer, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
 
@@ -34,16 +36,27 @@ export interface ApiAnswers {
 }
 
 /**
- * The contract's error body as a reply (?pretty indents it). A Buffer body, so that the content
- * type stays exactly application/json (Fastify appends a charset to a string's).
+ * The contract's error body as a reply (?pretty indents it), kept by no HTTP cache (see
+ * http-caching.ts). A Buffer body, so that the content type stays exactly application/json
+ * (Fastify appends a charset to a string's).
  */
 export function errorReply(err: ApiError, pretty = false): ApiReply {
   const body = err.toBody();
   return {
     status: err.status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'cache-control': NO_STORE },
     body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)),
   };
+}
+
+/** The chain head's headers of an answer (none while the store has no head). */
+export function headHeaders(head: ChainHead | null): Record<string, string> {
+  return head ? { 'x-block-height': head.height, 'x-block-timestamp': head.time } : {};
+}
+
+/** The 304 to a request whose If-None-Match names the current answer's tag: the head's and the cache's headers, no body. */
+export function notModifiedReply(tag: string, head: ChainHead | null): ApiReply {
+  return { status: 304, headers: { ...headHeaders(head), ...cacheHeaders(tag) }, body: Buffer.alloc(0) };
 }
 
 /** The query string of a request URL (after the first ?), empty when it has none. */
@@ -82,7 +95,9 @@ async function compute(a: ApiAnswers, route: Route, url: string, path: Record<st
 
 /**
  * The reply to a GET of an API route: the answer from the response cache or the store, with the
- * chain head it is the answer at, gzipped when the client takes that; or the contract's error.
+ * chain head it is the answer at, gzipped when the client takes that, tagged for HTTP caches
+ * (http-caching.ts); a 304 without reading anything when the request names the current tag; or
+ * the contract's error.
  */
 export async function answerApi(
   a: ApiAnswers,
@@ -94,21 +109,48 @@ export async function answerApi(
 ): Promise<ApiReply> {
   if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
   const op = route.operation;
+  if (headers['if-none-match'] !== undefined) {
+    // Before parsing the URL: a tag is only ever given to a URL's successful answer.
+    const stamp = a.cache.stamp(op.reads);
+    const tag = stamp === undefined ? undefined : entityTag(url, stamp, headers);
+    if (tag !== undefined && notModified(headers, tag)) return notModifiedReply(tag, a.cache.currentHead);
+  }
   try {
     const answer = await withDeadline(
       (until) => a.cache.answer(url, op.reads, (u) => compute(a, route, url, path, u), until),
       timeoutMsOf(a.limits.requestTimeoutMs),
     );
-    const sent: Record<string, string> = answer.head ? { 'x-block-height': answer.head.height, 'x-block-timestamp': answer.head.time } : {};
-    sent['content-type'] = 'application/json';
-    if (!sendsGzip(headers, answer.body)) return { status: 200, headers: sent, body: answer.body };
-    // Gzipped here, once per cached answer: the compression plugin leaves an encoded body as it is.
-    sent['content-encoding'] = 'gzip';
-    sent.vary = 'accept-encoding';
-    return { status: 200, headers: sent, body: await a.cache.gzipped(url, answer) };
+    const stamp = a.cache.stampOfAnswer(op.reads, answer);
+    return await answerReply(200, answer, stamp === undefined ? undefined : entityTag(url, stamp, headers), headers, (ans) =>
+      a.cache.gzipped(url, ans),
+    );
   } catch (err) {
     return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));
   }
+}
+
+/**
+ * An answer's reply: the head's headers, gzipped when the client takes that (by
+ * `gzip`: the compression plugin leaves an encoded body as it is), and with `tag` the headers
+ * that let HTTP caches keep it, without it no-store. REST's and GraphQL's alike.
+ */
+export async function answerReply(
+  status: number,
+  answer: Answer,
+  tag: string | undefined,
+  headers: IncomingHttpHeaders,
+  gzip: (answer: Answer) => Promise<Buffer>,
+): Promise<ApiReply> {
+  const sent = headHeaders(answer.head);
+  sent['content-type'] = 'application/json';
+  const gzipped = sendsGzip(headers, answer.body);
+  if (gzipped) sent['content-encoding'] = 'gzip';
+  if (tag !== undefined) Object.assign(sent, cacheHeaders(tag));
+  else {
+    sent['cache-control'] = NO_STORE;
+    if (gzipped) sent.vary = 'accept-encoding';
+  }
+  return { status, headers: sent, body: gzipped ? await gzip(answer) : answer.body };
 }
 
 /** An operation's failure as the contract's error (operations/failure.ts), its line logged with the request's logger. */

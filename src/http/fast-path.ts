@@ -59,7 +59,8 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     // As a flat list of names and values, which Node sends as it is (merged objects cost ~2%).
     const sent = [...first];
     for (const headers of [reply.headers, o.headers.trailing()]) for (const name in headers) sent.push(name, headers[name]!);
-    sent.push('content-length', String(reply.body.length));
+    // A 304 has no body, and no length (RFC 9110 §8.6: it would be the full answer's), as Fastify sends it.
+    if (reply.status !== 304) sent.push('content-length', String(reply.body.length));
     res.writeHead(reply.status, sent);
     res.end(reply.body);
   };

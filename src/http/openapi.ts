@@ -16,6 +16,7 @@ import {
   type SchemaObject,
 } from '../contract/openapi.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/pagination.js';
+import { CACHE_CONTROL, NO_STORE } from './http-caching.js';
 import type { FieldSpec } from '../contract/query.js';
 import type { AnyOperation } from '../operations/operation.js';
 import type { Route } from './routes.js';
@@ -145,9 +146,12 @@ function internalError(op: AnyOperation): ResponseObject {
   );
 }
 
-const BLOCK_HEADERS = {
+/** The headers of a successful answer: the block it was read at, and what HTTP caches keep it by (http-caching.ts). */
+const ANSWER_HEADERS = {
   'X-Block-Height': { $ref: '#/components/headers/XBlockHeight' },
   'X-Block-Timestamp': { $ref: '#/components/headers/XBlockTimestamp' },
+  ETag: { $ref: '#/components/headers/ETag' },
+  'Cache-Control': { $ref: '#/components/headers/CacheControl' },
 };
 
 const PRETTY: ParameterObject = {
@@ -259,7 +263,7 @@ function operationObject(route: Route): OperationObject {
         `${description}. Every field is present, in proto order.`,
         ref(schema),
         route.examples.filter((e) => e.status === 200),
-        BLOCK_HEADERS,
+        ANSWER_HEADERS,
       ),
       '400': badRequest(route.examples.filter((e) => e.status === 400)),
       '404': componentRef('NotFound'),
@@ -292,7 +296,7 @@ const DESCRIPTION = `Three read-only operations of the Vega data-node v2 REST AP
 
 **Pagination**: \`pagination.first\`/\`after\` for a forward page, \`pagination.last\`/\`before\` for a backward page, \`pagination.newestFirst\` (default true) for the display order. Default page size ${DEFAULT_PAGE_SIZE}, maximum ${MAX_PAGE_SIZE}. Cursors are full positions: paging never repeats or skips rows. \`hasNextPage\`/\`hasPreviousPage\` are exact.
 
-**Headers**: \`X-Block-Height\` and \`X-Block-Timestamp\` name the last ingested block the answer was read at.
+**Headers**: \`X-Block-Height\` and \`X-Block-Timestamp\` name the last ingested block the answer was read at. \`ETag\` and \`Cache-Control\` let HTTP caches keep an answer a second and revalidate it: \`If-None-Match\` with the current tag is a 304 without a body. Errors are \`no-store\`.
 
 **GraphQL**: the same three queries as the data-node's GraphQL at [\`/graphql\`](graphql) (GraphiQL in a browser).`;
 
@@ -331,6 +335,15 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
           description:
             'Time of the last ingested block, Unix nanoseconds (int64 as decimal digits). Absent while the store holds no block.',
           schema: { type: 'string', pattern: '^-?[0-9]+$' },
+        },
+        ETag: {
+          description:
+            'Strong tag of the answer: of its URL, its encoding and the versions of the read models it reads, the same from every instance of one build. `If-None-Match` with it answers 304 (no body) until a block changes those read models. Absent while the instance does not know the versions (then `Cache-Control: no-store`).',
+          schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+        },
+        CacheControl: {
+          description: `How long HTTP caches may keep the answer before revalidating it: \`${CACHE_CONTROL}\` with an \`ETag\`, else \`${NO_STORE}\`.`,
+          schema: { type: 'string' },
         },
       },
     },

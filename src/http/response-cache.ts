@@ -8,6 +8,11 @@ import { Doorkeeper } from './doorkeeper.js';
 export interface Answer {
   body: Buffer;
   head: ChainHead | null;
+  /**
+   * The height of the oldest snapshot the body was read in, when that is not the head's (a
+   * GraphQL document's root fields may each read their own snapshot).
+   */
+  readAt?: string;
 }
 
 /** hit: from the cache; shared: joined an identical request in flight; miss: computed; bypass: computed, cache off or head unknown. */
@@ -103,6 +108,26 @@ export class ResponseCache {
   /** The head answers are made at now (null while unknown): the headers of an answer that read nothing. */
   get currentHead(): ChainHead | null {
     return this.head;
+  }
+
+  /**
+   * The versions of `sources` now (see stampOf), which an answer made of them is the answer at;
+   * undefined while the head is unknown.
+   */
+  stamp(sources: readonly AnswerSource[]): string | undefined {
+    return this.state ? stampOf(sources, this.state) : undefined;
+  }
+
+  /**
+   * The versions of `sources` now, if `answer` is the answer at them (see isAnswerAt): read at
+   * the current head, or earlier but after the last change of each source. Undefined when it may
+   * be older or newer than the current head, or the head is unknown.
+   */
+  stampOfAnswer(sources: readonly AnswerSource[], answer: Answer): string | undefined {
+    const state = this.state;
+    const readAt = answer.readAt ?? answer.head?.height;
+    if (state === null || readAt === undefined || !isAnswerAt(state, sources, BigInt(readAt))) return undefined;
+    return stampOf(sources, state);
   }
 
   /** Bytes held, and entries. */
@@ -210,15 +235,14 @@ export class ResponseCache {
 
   /** Keeps the answer if it is the current head's and worth its room, and returns what is kept. */
   private keep(url: string, key: number, sources: readonly AnswerSource[], answer: Answer): Answer | undefined {
-    const state = this.state;
-    if (answer.head === null || state === null || !isAnswerAt(state, sources, BigInt(answer.head.height))) return undefined;
+    if (this.stampOfAnswer(sources, answer) === undefined) return undefined;
     const bytes = answer.body.length + url.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes || this.entries.has(url)) return undefined;
     if (!this.makeRoom(key, bytes)) {
       this.observe('not-admitted-crowded');
       return undefined;
     }
-    const kept = { body: unpooled(answer.body), head: answer.head };
+    const kept = { ...answer, body: unpooled(answer.body) };
     this.entries.set(url, { answer: kept, key, sources, bytes });
     this.entriesBytes += bytes;
     this.evict();

@@ -105,9 +105,12 @@ function trustedHops(trust: TrustProxy | undefined): string[] | ((address: strin
 /** CORS: any origin may read the API (contract §1), for GET and HEAD (preflights answered by @fastify/cors). */
 const CORS_ORIGIN = '*';
 
-/** Sends a reply made for either path (see answerApi). */
+/** Sends a reply made for either path (see answerApi); a 304 without a body, so that Fastify sends no length. */
 function sendReply(reply: FastifyReply, r: ApiReply): FastifyReply {
-  return reply.code(r.status).headers(r.headers).send(r.body);
+  return reply
+    .code(r.status)
+    .headers(r.headers)
+    .send(r.status === 304 ? undefined : r.body);
 }
 
 function sendError(reply: FastifyReply, err: ApiError, pretty = false): FastifyReply {

@@ -96,6 +96,15 @@ for (const kind of STORE_KINDS) {
           },
         }),
       );
+      // HTTP caches (src/http/http-caching.ts): a GET with an upstream field is not ours to
+      // validate, no-store without a tag; a GET of ours alone is tagged.
+      const viaGet = (query: string) => get(`${serve.url}/graphql?query=${encodeURIComponent(query)}`);
+      const mixedGet = await viaGet(`{ epoch { id } referralSets(id: "${SET}") { edges { node { id } } } }`);
+      assert.equal(mixedGet.status, 200, mixedGet.text);
+      assert.deepEqual([mixedGet.headers.get('cache-control'), mixedGet.headers.get('etag')], ['no-store', null]);
+      const oursGet = await viaGet(`{ referralSets(id: "${SET}") { edges { node { id } } } }`);
+      assert.equal(oursGet.headers.get('cache-control'), 'public, max-age=1, stale-while-revalidate=1');
+      assert.match(oursGet.headers.get('etag') ?? '', /^"[A-Za-z0-9_-]{43}"$/);
       // Ours keep our errors' shape; a field neither has is a 422.
       const ours = await ask('{ teams { edges { node { name } } } referralSets(pagination: { first: 0 }) { edges { cursor } } }');
       assert.equal(

@@ -241,7 +241,7 @@ for (const kind of STORE_KINDS) {
         const responses = item.get.responses;
         assert.deepEqual(Object.keys(responses).sort(), ['200', '400', '404', '429', '500', '501', '503', '504'], path);
         const ok = checker.resolve(responses['200']!);
-        assert.deepEqual(Object.keys(ok.headers ?? {}), ['X-Block-Height', 'X-Block-Timestamp'], path);
+        assert.deepEqual(Object.keys(ok.headers ?? {}), ['X-Block-Height', 'X-Block-Timestamp', 'ETag', 'Cache-Control'], path);
         for (const [status, code] of Object.entries(codes)) {
           const r = checker.resolve(responses[status]!);
           const schema = r.content['application/json'].schema;

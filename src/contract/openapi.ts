@@ -137,7 +137,7 @@ export const described = (schema: SchemaObject, description: string): SchemaObje
 /** The schema, or null (the explorer's endpoints say "not known" so; the data-node's messages never do). */
 export const nullable = (schema: SchemaObject, description: string): SchemaObject => ({ anyOf: [schema, { type: 'null' }], description });
 
-/** An object schema whose properties are listed in proto field order, all required, no others. */
+/** An object schema whose properties are listed in proto field order, all required but the proto3 optional ones, no others. */
 export function message(
   description: string,
   fields: readonly (readonly [name: string, schema: SchemaObject])[],

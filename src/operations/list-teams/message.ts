@@ -1,5 +1,4 @@
 import type { CursorDef, MessageDef } from '../../contract/message.js';
-import { sqlJsonString } from '../../pagination/sql-json.js';
 
 /** datanode.api.v2.Team over a teams row (times already µs-truncated, family.md §3). */
 export const TEAM = {
@@ -36,9 +35,9 @@ export const TEAM = {
       doc: 'The parties allowed to join a closed team, as given, in their order.',
       type: 'string',
       list: true,
-      // Each element as a JSON string, in the stored order.
-      sql: (t) =>
-        `coalesce((SELECT string_agg(${sqlJsonString('a.p')}, ',' ORDER BY a.i) FROM unnest(${t}.allow_list) WITH ORDINALITY AS a(p, i)), '')`,
+      // The allow list holds ids (checked at ingest), which need no escaping: PostgreSQL's JSON array
+      // of them without its brackets is the elements' JSON texts joined by commas, in their order.
+      sql: (t) => `btrim(array_to_json(${t}.allow_list)::text, '[]')`,
     },
     {
       name: 'totalMembers',

@@ -39,7 +39,7 @@ export const EXAMPLES: readonly FixtureExample[] = [
           {
             node: {
               teamId: 'd2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2',
-              totalQuantumVolume: '6',
+              totalQuantumVolume: '7',
               totalQuantumRewards: '3',
               quantumRewards: [
                 {
@@ -52,7 +52,7 @@ export const EXAMPLES: readonly FixtureExample[] = [
               quantumVolumes: [
                 {
                   epoch: '3',
-                  totalQuantumVolumes: '6',
+                  totalQuantumVolumes: '7',
                 },
               ],
             },

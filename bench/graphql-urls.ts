@@ -141,7 +141,7 @@ export function asGraphql(request: string): Asked | undefined {
 type Json = Record<string, unknown>;
 
 /** A REST team with its unset URLs as GraphQL shows them: "" in their place (family.md §9.3). */
-function withUrls(node: Json): Json {
+export function withUrls(node: Json): Json {
   const { teamId, referrer, name, teamUrl = '', avatarUrl = '', ...rest } = node;
   return { teamId, referrer, name, teamUrl, avatarUrl, ...rest };
 }

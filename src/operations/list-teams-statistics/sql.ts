@@ -18,8 +18,8 @@ type Position = PositionOf<typeof TEAM_STATISTICS_CURSOR>;
  * bounds are uncorrelated scalar subqueries, run once (InitPlans).
  *
  * The team ids are walked by a loose index scan of team_epoch_stats' primary key (a recursive
- * CTE: one descent per distinct team, the next id above the last), each kept when it has a row in
- * the window (one more descent). Without ORDER BY over the walk, its LIMIT stops the recursion
+ * CTE: one descent per distinct team, the next id above the last), each kept when its range of
+ * the window holds a row (the range the page aggregates anyway). Without ORDER BY over the walk, its LIMIT stops the recursion
  * once the page is full: a small page costs its own teams' probes, not every team's. A recursive
  * CTE yields its rows in the order its iterations make them, which is the walk's key order.
  */
@@ -34,8 +34,22 @@ export function teamsStatisticsPage(
   const team = teamId === undefined ? undefined : params.id(teamId);
   const windowStart = `(SELECT greatest(h.last_ended_epoch - ${n} + 1, 0) FROM chain_head AS h WHERE ${n} > 0)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
+  /** Whether the team (SQL) has a row in the window: one probe of the primary key (a scalar subquery: never a join over the table). */
   const inWindow = (t: string) =>
-    `EXISTS (SELECT 1 FROM team_epoch_stats AS x WHERE x.team_id = ${t} AND x.epoch BETWEEN ${windowStart} AND ${windowEnd})`;
+    `(SELECT true FROM team_epoch_stats AS x WHERE x.team_id = ${t} AND x.epoch BETWEEN ${windowStart} AND ${windowEnd} LIMIT 1)`;
+  /**
+   * The team's rows of the window aggregated: at most N entries of the primary key, which carries
+   * the sums (an index-only scan in epoch order, which the entry lists keep). A team without a row
+   * there has no entries: the page leaves it out, so one range answers both.
+   */
+  const sums = (t: string) => `(
+               SELECT count(*) AS entries,
+                      sum(s.quantum_volume)::text AS total_volume,
+                      sum(s.quantum_rewards)::text AS total_rewards,
+                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
+                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes
+                 FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_epoch_stats AS s
+                        WHERE s.team_id = ${t} AND s.epoch BETWEEN ${windowStart} AND ${windowEnd} ORDER BY s.epoch) AS s)`;
   const cursor = req.cursor ? params.id(req.cursor.teamId) : undefined;
   const order = (op: string) => (op.startsWith('>') ? 'ASC' : 'DESC');
 
@@ -52,12 +66,13 @@ export function teamsStatisticsPage(
   let teams: string;
   let otherSide = 'false';
   if (team !== undefined) {
-    // One team: a probe of its window rows, on the cursor's side.
-    teams = `SELECT ${team}::bytea AS team_id WHERE ${inWindow(team)}${cursor ? ` AND ${team} ${plan.beyond} ${cursor}` : ''}`;
-    if (cursor) otherSide = `(${team} ${plan.boundary} ${cursor} AND ${inWindow(team)})`;
+    // One team: its window's rows, on the cursor's side.
+    teams = `SELECT ${team}::bytea AS team_id, m.* FROM ${sums(team)} AS m WHERE m.entries > 0${cursor ? ` AND ${team} ${plan.beyond} ${cursor}` : ''}`;
+    if (cursor) otherSide = `(${team} ${plan.boundary} ${cursor} AND ${inWindow(team)} IS NOT NULL)`;
   } else {
     withs.push(walk('page_teams', plan.beyond, cursor));
-    teams = `SELECT w.team_id FROM page_teams AS w WHERE w.team_id IS NOT NULL AND ${inWindow('w.team_id')} LIMIT ${params.bigint(plan.fetchLimit)}`;
+    teams = `SELECT w.team_id, m.* FROM page_teams AS w CROSS JOIN LATERAL ${sums('w.team_id')} AS m
+              WHERE w.team_id IS NOT NULL AND m.entries > 0 LIMIT ${params.bigint(plan.fetchLimit)}`;
     if (cursor) {
       withs.push(walk('other_teams', plan.boundary, cursor));
       otherSide = `COALESCE((SELECT true FROM other_teams AS w WHERE w.team_id IS NOT NULL AND ${inWindow('w.team_id')} LIMIT 1), false)`;
@@ -65,18 +80,8 @@ export function teamsStatisticsPage(
   }
   const rows = `
     SELECT x.team_id, ${messageJsonSql(TEAM_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_STATISTICS_CURSOR, 'x')} AS cursor
-      FROM (SELECT c.team_id, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+      FROM (SELECT c.team_id, c.total_volume, c.total_rewards, c.rewards, c.volumes, g.games, g.games_played
               FROM (${teams}) AS c
-             CROSS JOIN LATERAL (
-               -- At most N entries of the primary key, which carries the sums: an index-only
-               -- scan in epoch order, which the entry lists keep.
-               SELECT sum(s.quantum_volume)::text AS total_volume,
-                      sum(s.quantum_rewards)::text AS total_rewards,
-                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
-                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes
-                 FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_epoch_stats AS s
-                        WHERE s.team_id = c.team_id AND s.epoch BETWEEN ${windowStart} AND ${windowEnd} ORDER BY s.epoch) AS s
-             ) AS m
              CROSS JOIN LATERAL (
                -- The team's games with a row in the window: a primary-key range of team_games in
                -- game id order (bytea order is the hex order), the epochs read from the index.

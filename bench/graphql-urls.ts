@@ -1,5 +1,6 @@
 import { goJson } from '../src/contract/json.js';
 import { parseQuery, queryPairs } from '../src/contract/query.js';
+import { byPriority } from '../src/http/fast-path.js';
 import { ROUTES } from '../src/http/routes.js';
 
 /**
@@ -17,12 +18,16 @@ function rfc3339NanoOf(ns: string): string | null {
   return `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
 }
 
+/** The uint64 fields GraphQL shows as Int, and the times it shows in RFC3339Nano (graphql.md §3, family.md §9.3). */
+const INT_KEYS = new Set(['epoch', 'totalMembers', 'totalGamesPlayed', 'createdAtEpoch', 'joinedAtEpoch']);
+const TIME_KEYS = new Set(['createdAt', 'updatedAt', 'joinedAt']);
+
 /** A REST node's values in GraphQL's encodings (graphql.md §3): epochs and counts as numbers, times in RFC3339Nano. */
 export function graphqlNode(node: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'epoch' || key === 'totalMembers' || key === 'totalGamesPlayed') out[key] = Number(value);
-    else if (key === 'createdAt' || key === 'updatedAt') out[key] = rfc3339NanoOf(value as string);
+    if (INT_KEYS.has(key)) out[key] = Number(value);
+    else if (TIME_KEYS.has(key)) out[key] = rfc3339NanoOf(value as string);
     else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === 'object' ? graphqlNode(v as Record<string, unknown>) : v));
     else out[key] = value;
   }
@@ -43,12 +48,33 @@ const SELECTIONS: Record<string, string> = {
   teamMembersStatistics:
     'partyId totalQuantumVolume totalQuantumRewards quantumRewards { epoch totalQuantumRewards } totalGamesPlayed gamesPlayed quantumVolumes { epoch totalQuantumVolumes }',
   epochRewardSummaries: 'epoch assetId marketId rewardType amount',
+  teams: 'teamId referrer name teamUrl avatarUrl createdAt closed createdAtEpoch allowList totalMembers',
+  teamsStatistics:
+    'teamId totalQuantumVolume totalQuantumRewards quantumRewards { epoch totalQuantumRewards } totalGamesPlayed gamesPlayed quantumVolumes { epoch totalQuantumVolumes }',
+  teamReferees: 'teamId referee joinedAt joinedAtEpoch',
+  teamRefereeHistory: 'teamId joinedAt joinedAtEpoch',
 };
+
+/** The data-node's routes, tried in the router's order (a static segment before a parameter); a parameter may be empty. */
+const API_ROUTES = byPriority(ROUTES.filter((r) => r.operation.service === 'TradingDataService')).map(
+  (route) => [route.path, new RegExp(`^${route.path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]*)')}$`)] as const,
+);
+
+/** A path's route and its parameters (decoded). */
+function routeOf(path: string): { path: string; params: Record<string, string> } | undefined {
+  for (const [routePath, pattern] of API_ROUTES) {
+    const m = pattern.exec(path);
+    if (m)
+      return { path: routePath, params: Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)])) };
+  }
+  return undefined;
+}
 
 export function asGraphql(request: string): Asked | undefined {
   const [path = '', query = ''] = request.split('?');
-  const route = ROUTES.slice(0, 3).find((r) => new RegExp(`^${r.path.replace(':teamId', '[^/]+')}$`).test(path));
-  if (!route) return undefined;
+  const found = routeOf(path);
+  if (!found) return undefined;
+  const route = ROUTES.find((r) => r.path === found.path)!;
   let fields: Record<string, unknown>;
   try {
     fields = parseQuery(queryPairs(query), route.operation.fields);
@@ -67,13 +93,35 @@ export function asGraphql(request: string): Asked | undefined {
     Object.assign(variables, { id: fields.referralSetId, referrer: fields.referrer, referee: fields.referee });
     defs = '$id: ID, $referrer: ID, $referee: ID, $pagination: Pagination';
     args = 'id: $id, referrer: $referrer, referee: $referee, pagination: $pagination';
-  } else if (route.path.startsWith('/api/v2/teams')) {
+  } else if (route.path === '/api/v2/teams/:teamId/stats') {
     field = 'teamMembersStatistics';
     const epochs = int(fields.aggregationEpochs);
     if (epochs === null) return undefined;
-    Object.assign(variables, { teamId: decodeURIComponent(path.split('/')[4]!), partyId: fields.partyId, aggregationEpochs: epochs });
+    Object.assign(variables, { teamId: found.params.teamId, partyId: fields.partyId, aggregationEpochs: epochs });
     defs = '$teamId: ID!, $partyId: ID, $aggregationEpochs: Int, $pagination: Pagination';
     args = 'teamId: $teamId, partyId: $partyId, aggregationEpochs: $aggregationEpochs, pagination: $pagination';
+  } else if (route.path === '/api/v2/teams') {
+    field = 'teams';
+    Object.assign(variables, { teamId: fields.teamId, partyId: fields.partyId });
+    defs = '$teamId: ID, $partyId: ID, $pagination: Pagination';
+    args = 'teamId: $teamId, partyId: $partyId, pagination: $pagination';
+  } else if (route.path === '/api/v2/teams/stats') {
+    field = 'teamsStatistics';
+    const epochs = int(fields.aggregationEpochs);
+    if (epochs === null) return undefined;
+    Object.assign(variables, { teamId: fields.teamId, aggregationEpochs: epochs });
+    defs = '$teamId: ID, $aggregationEpochs: Int, $pagination: Pagination';
+    args = 'teamId: $teamId, aggregationEpochs: $aggregationEpochs, pagination: $pagination';
+  } else if (route.path === '/api/v2/teams/referees/:teamId') {
+    field = 'teamReferees';
+    variables.teamId = found.params.teamId;
+    defs = '$teamId: ID!, $pagination: Pagination';
+    args = 'teamId: $teamId, pagination: $pagination';
+  } else if (route.path === '/api/v2/teams/referees/history/:referee') {
+    field = 'teamRefereeHistory';
+    variables.referee = found.params.referee;
+    defs = '$referee: ID!, $pagination: Pagination';
+    args = 'referee: $referee, pagination: $pagination';
   } else {
     field = 'epochRewardSummaries';
     const [fromEpoch, toEpoch] = [int(fields.fromEpoch), int(fields.toEpoch)];
@@ -91,11 +139,17 @@ export function asGraphql(request: string): Asked | undefined {
 }
 
 type Json = Record<string, unknown>;
+
+/** A REST team with its unset URLs as GraphQL shows them: "" in their place (family.md §9.3). */
+export function withUrls(node: Json): Json {
+  const { teamId, referrer, name, teamUrl = '', avatarUrl = '', ...rest } = node;
+  return { teamId, referrer, name, teamUrl, avatarUrl, ...rest };
+}
 /** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors). */
 export function graphqlAnswer(field: string, status: number, body: Json): Json {
   if (status === 200) {
     const connection = Object.values(body)[0] as { edges: { node: Json; cursor: string }[]; pageInfo: Json };
-    const edges = connection.edges.map((e) => ({ node: graphqlNode(e.node), cursor: e.cursor }));
+    const edges = connection.edges.map((e) => ({ node: graphqlNode(field === 'teams' ? withUrls(e.node) : e.node), cursor: e.cursor }));
     return {
       data: { [field]: { edges: edges.length === 0 && field === 'epochRewardSummaries' ? null : edges, pageInfo: connection.pageInfo } },
     };

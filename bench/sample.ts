@@ -36,6 +36,8 @@ export interface Keys {
   teams30: string[];
   /** Parties with statistics in the last 10 ended epochs of a team of teams10. */
   parties: { team: string; party: string }[];
+  /** Every team (ListTeams, and ListTeamsStatistics by team). */
+  teams: string[];
 }
 
 /** Real cursors of every row of each ordering (team statistics: of each team of teams10, N=10). */
@@ -43,6 +45,8 @@ export interface Cursors {
   referralSets: string[];
   summaries: string[];
   teamStats: { team: string; cursor: string }[];
+  /** ListTeamsStatistics at aggregationEpochs=192 (every team with statistics in that window); none on a build without it. */
+  teamsStats: string[];
 }
 
 export interface Population {
@@ -74,6 +78,7 @@ export async function readKeys(query: QueryRows): Promise<Keys> {
     teams10,
     teams30: await eligible(30),
     parties,
+    teams: await hex(`SELECT encode(id, 'hex') AS h FROM teams ORDER BY 1`),
   };
 }
 
@@ -105,6 +110,7 @@ export async function readCursors(baseUrl: string, keys: Keys): Promise<Cursors>
     referralSets: await walkCursors(baseUrl, '/api/v2/referral-sets'),
     summaries: await walkCursors(baseUrl, '/api/v2/rewards/epoch/summaries'),
     teamStats,
+    teamsStats: await walkCursors(baseUrl, '/api/v2/teams/stats?aggregationEpochs=192').catch(() => []),
   };
 }
 

@@ -10,7 +10,7 @@ import { distinctUrls, pick, type Population, type Rand } from './sample.js';
 export interface Scenario {
   /** resource/name, e.g. referral-sets/first50 (the resources as the code names them); --scenarios selects on it. */
   id: string;
-  resource: 'referral-sets' | 'team-member-stats' | 'epoch-reward-summaries';
+  resource: 'referral-sets' | 'team-member-stats' | 'epoch-reward-summaries' | 'teams-statistics';
   name: string;
   /** What it asks, for the table. */
   description: string;
@@ -24,6 +24,7 @@ const enc = encodeURIComponent;
 const SETS = '/api/v2/referral-sets';
 const SUMMARIES = '/api/v2/rewards/epoch/summaries';
 const stats = (team: string) => `/api/v2/teams/${team}/stats`;
+const TEAMS_STATS = '/api/v2/teams/stats';
 
 interface ScenarioKind {
   resource: Scenario['resource'];
@@ -167,6 +168,29 @@ const ALL_SCENARIOS: readonly ScenarioKind[] = [
       const from = 1 + Math.floor(r() * p.keys.maxEpoch);
       return `${SUMMARIES}?filter.fromEpoch=${from}&filter.toEpoch=${from + Math.floor(r() * 10)}`;
     },
+  },
+  // The console's leaderboard (TeamsStatistics.graphql: every team, N = 30 on mainnet, 192 elsewhere) and team page (Team.graphql).
+  {
+    resource: 'teams-statistics',
+    name: 'agg30',
+    description: 'aggregationEpochs=30, no page size (1,000 rows: the leaderboard) after a random team cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.cursors.teamsStats), (c) => `${TEAMS_STATS}?aggregationEpochs=30&pagination.after=${enc(c)}`),
+  },
+  {
+    resource: 'teams-statistics',
+    name: 'agg192',
+    description: 'aggregationEpochs=192, no page size (1,000 rows: the leaderboard) after a random team cursor',
+    pageSize: 1000,
+    url: (p, r) => with1(any(r, p.cursors.teamsStats), (c) => `${TEAMS_STATS}?aggregationEpochs=192&pagination.after=${enc(c)}`),
+  },
+  {
+    resource: 'teams-statistics',
+    name: 'team30',
+    description: 'aggregationEpochs=30, a random team',
+    pageSize: 1,
+    url: (p, r) =>
+      p.cursors.teamsStats.length === 0 ? undefined : with1(any(r, p.keys.teams), (t) => `${TEAMS_STATS}?aggregationEpochs=30&teamId=${t}`),
   },
 ];
 

@@ -1,4 +1,4 @@
-// The explorer's data: the three API operations (/api/v2/…) and the explorer's own endpoints
+// The explorer's data: the API operations (/api/v2/…) and the explorer's own endpoints
 // (/explorer/api/…), fetched from the server that served the page. URLs are relative to the
 // page's <base>, so the explorer also works behind a proxy that adds a path prefix.
 
@@ -6,6 +6,8 @@ import type { EPOCH_REWARD_SUMMARY } from '../src/operations/epoch-reward-summar
 import type { ASSET } from '../src/operations/explorer-assets/message.js';
 import type { OVERVIEW } from '../src/operations/explorer-overview/message.js';
 import type { TEAM } from '../src/operations/explorer-teams/message.js';
+import type { TEAM as DATA_NODE_TEAM } from '../src/operations/list-teams/message.js';
+import type { TEAM_STATISTICS } from '../src/operations/list-teams-statistics/message.js';
 import type { REFERRAL_SET } from '../src/operations/referral-sets/message.js';
 import type { TEAM_MEMBER_STATISTICS } from '../src/operations/team-member-stats/message.js';
 import type { Connection, MessageJson } from '../src/contract/message.js';
@@ -20,6 +22,10 @@ export type RewardSummary = MessageJson<typeof EPOCH_REWARD_SUMMARY>;
 export type Asset = MessageJson<typeof ASSET>;
 /** A node of GET /explorer/api/teams. */
 export type Team = MessageJson<typeof TEAM>;
+/** A node of GET /api/v2/teams (ListTeams). */
+export type DataNodeTeam = MessageJson<typeof DATA_NODE_TEAM>;
+/** A node of GET /api/v2/teams/stats (ListTeamsStatistics). */
+export type TeamStatistics = MessageJson<typeof TEAM_STATISTICS>;
 /** GET /explorer/api/overview. */
 export type Overview = MessageJson<typeof OVERVIEW>;
 

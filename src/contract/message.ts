@@ -31,6 +31,8 @@ export interface Field {
   readonly list?: true;
   /** JSON null when the SQL value is NULL (the explorer's messages only: the data-node's never are). */
   readonly nullable?: true;
+  /** A proto3 `optional` field: left out of the JSON when the SQL value is NULL (family.md §3). Never a message's first field. */
+  readonly optional?: true;
   /** OpenAPI constraints beyond the type's (a pattern, examples). */
   readonly schema?: SchemaObject;
   /**
@@ -54,7 +56,11 @@ type FieldJson<F extends Field> = F extends { list: true } ? ValueJson<F['type']
 
 /** A message's JSON as the service writes it, e.g. `MessageJson<typeof REFERRAL_SET>`. */
 export type MessageJson<M extends MessageDef> = {
-  -readonly [F in M['fields'][number] as F['name']]: F extends { nullable: true } ? FieldJson<F> | null : FieldJson<F>;
+  -readonly [F in M['fields'][number] as F extends { optional: true } ? never : F['name']]: F extends { nullable: true }
+    ? FieldJson<F> | null
+    : FieldJson<F>;
+} & {
+  -readonly [F in M['fields'][number] as F extends { optional: true } ? F['name'] : never]?: FieldJson<F>;
 };
 
 /** The name OpenAPI documents of the gateway give a message: its package's last part and its name (v2ReferralSet). */
@@ -89,6 +95,7 @@ export function messageSchemas(def: MessageDef): Record<string, SchemaObject> {
   schemas[schemaName(def.name)] = message(
     def.doc,
     def.fields.map((f) => [f.name, fieldSchema(f)] as const),
+    def.fields.filter((f) => f.optional).map((f) => f.name),
   );
   return schemas;
 }

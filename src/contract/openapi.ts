@@ -137,13 +137,17 @@ export const described = (schema: SchemaObject, description: string): SchemaObje
 /** The schema, or null (the explorer's endpoints say "not known" so; the data-node's messages never do). */
 export const nullable = (schema: SchemaObject, description: string): SchemaObject => ({ anyOf: [schema, { type: 'null' }], description });
 
-/** An object schema whose properties are listed in proto field order, all required, no others. */
-export function message(description: string, fields: readonly (readonly [name: string, schema: SchemaObject])[]): SchemaObject {
+/** An object schema whose properties are listed in proto field order, all required but the proto3 optional ones, no others. */
+export function message(
+  description: string,
+  fields: readonly (readonly [name: string, schema: SchemaObject])[],
+  optional: readonly string[] = [],
+): SchemaObject {
   return {
     type: 'object',
     description,
     properties: Object.fromEntries(fields),
-    required: fields.map(([name]) => name),
+    required: fields.map(([name]) => name).filter((name) => !optional.includes(name)),
     additionalProperties: false,
   };
 }

@@ -6,9 +6,9 @@
 export const READ_MODELS = [
   /** referral_sets, referral_set_referees */
   'referral-sets',
-  /** teams, team_members */
+  /** teams, team_members, team_membership_history */
   'teams',
-  /** team_member_stats, team_epochs, team_parties, team_party_games */
+  /** team_member_stats, team_epochs, team_parties, team_party_games, team_epoch_stats, team_games */
   'team-member-stats',
   /** game_scopes (read by ingestion only) */
   'game-scopes',

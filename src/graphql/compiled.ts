@@ -163,6 +163,8 @@ function messageWriter(
       return at < 0 ? undefined : (((values: string[]) => one(values[at] as never)) as Write);
     }
     if (def.list) return ((node: Record<string, unknown[]>) => `[${node[name]!.map((v) => one(v as never)).join(',')}]`) as Write;
+    // An unset optional string is "", as the executor's resolver gives it (schema.ts).
+    if (def.optional && def.type === 'string') return ((node: Record<string, unknown>) => one((node[name] ?? '') as never)) as Write;
     return ((node: Record<string, unknown>) => one(node[name] as never)) as Write;
   });
 }

@@ -4,6 +4,10 @@ import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/i
 import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import { listReferralSets } from '../operations/referral-sets/index.js';
 import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { listTeams } from '../operations/list-teams/index.js';
+import { listTeamsStatistics } from '../operations/list-teams-statistics/index.js';
+import { listTeamReferees } from '../operations/list-team-referees/index.js';
+import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
 import { ArgumentError } from './errors.js';
 
 /**
@@ -156,6 +160,81 @@ export const ROOT_FIELDS: readonly RootField[] = [
         toEpoch: epochBound(filter, keys, 'toEpoch'),
       };
     },
+  },
+  // The team family (family.md §9).
+  {
+    name: 'teams',
+    operation: listTeams,
+    args: ['teamId: ID', 'partyId: ID', PAGINATION_ARG],
+    nullable: true,
+    edges: '[TeamEdge!]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {
+      'datanode.api.v2.Team': {
+        order: ['teamId', 'referrer', 'name', 'teamUrl', 'avatarUrl', 'totalMembers', 'createdAt', 'createdAtEpoch', 'closed', 'allowList'],
+      },
+    },
+    request: (args) => ({
+      ...paginationFields(args.pagination as Pagination),
+      teamId: optional(args.teamId as string),
+      partyId: optional(args.partyId as string),
+    }),
+  },
+  {
+    name: 'teamsStatistics',
+    operation: listTeamsStatistics,
+    args: ['teamId: ID', 'aggregationEpochs: Int', PAGINATION_ARG],
+    nullable: true,
+    edges: '[TeamStatisticsEdge!]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {
+      'datanode.api.v2.TeamStatistics': {
+        order: [
+          'teamId',
+          'totalQuantumVolume',
+          'quantumVolumes',
+          'totalQuantumRewards',
+          'quantumRewards',
+          'totalGamesPlayed',
+          'gamesPlayed',
+        ],
+        types: { teamId: 'String!' },
+      },
+    },
+    request(args) {
+      const epochs = args.aggregationEpochs as number | null | undefined;
+      // As teamMembersStatistics: the data-node's conversion of a negative count fails (family.md §9.2).
+      if (epochs != null && epochs < 0) throw internalError(listTeamsStatistics.errorCode, listTeamsStatistics.errorMessage);
+      return {
+        ...paginationFields(args.pagination as Pagination),
+        teamId: optional(args.teamId as string),
+        aggregationEpochs: epochs == null ? undefined : BigInt(epochs),
+      };
+    },
+  },
+  {
+    name: 'teamReferees',
+    operation: listTeamReferees,
+    args: ['teamId: ID!', PAGINATION_ARG],
+    nullable: true,
+    edges: '[TeamRefereeEdge!]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {},
+    request: (args) => ({ ...paginationFields(args.pagination as Pagination), teamId: args.teamId as string }),
+  },
+  {
+    name: 'teamRefereeHistory',
+    operation: listTeamRefereeHistory,
+    args: ['referee: ID!', PAGINATION_ARG],
+    nullable: true,
+    edges: '[TeamRefereeHistoryEdge!]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    views: {},
+    request: (args) => ({ ...paginationFields(args.pagination as Pagination), referee: args.referee as string }),
   },
 ];
 

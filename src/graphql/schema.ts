@@ -120,6 +120,8 @@ function fieldType(f: Field, view: MessageView | undefined, types: Types): Graph
 /** A field's value from the node's proto3 JSON: 64-bit integers shown as Int become numbers (graphql.md §3). */
 function fieldResolver(f: Field): GraphQLFieldConfig<Record<string, unknown>, unknown>['resolve'] {
   const name = f.name;
+  // An unset optional string is "" (family.md §9.3: the data-node's null there breaks String!).
+  if (f.optional && f.type === 'string') return (node) => node[name] ?? '';
   if (f.type === 'uint64' || f.type === 'int64') {
     if (f.list) return (node) => (node[name] as string[]).map(Number);
     return (node) => Number(node[name]);

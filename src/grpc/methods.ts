@@ -2,6 +2,10 @@ import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/i
 import type { AnyOperation } from '../operations/operation.js';
 import { listReferralSets } from '../operations/referral-sets/index.js';
 import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { listTeams } from '../operations/list-teams/index.js';
+import { listTeamsStatistics } from '../operations/list-teams-statistics/index.js';
+import { listTeamReferees } from '../operations/list-team-referees/index.js';
+import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
 
 /**
  * The gRPC door's methods: the data-node's datanode.api.v2.TradingDataService, for the three
@@ -83,6 +87,39 @@ export const METHODS: readonly GrpcMethod[] = [
         },
         pagination(4),
       ],
+    },
+  },
+  // The team family (family.md §8).
+  {
+    operation: listTeams,
+    request: {
+      name: 'ListTeamsRequest',
+      doc: 'ListTeams: every team, or with team_id or party_id present (even empty) the one team, pagination ignored.',
+      fields: [{ number: 1, field: 'teamId' }, { number: 2, field: 'partyId' }, pagination(3)],
+    },
+  },
+  {
+    operation: listTeamsStatistics,
+    request: {
+      name: 'ListTeamsStatisticsRequest',
+      doc: "ListTeamsStatistics: the teams' statistics over the last aggregation_epochs ended epochs (absent: 10; 0: none).",
+      fields: [{ number: 1, field: 'teamId' }, { number: 2, field: 'aggregationEpochs' }, pagination(3)],
+    },
+  },
+  {
+    operation: listTeamReferees,
+    request: {
+      name: 'ListTeamRefereesRequest',
+      doc: "ListTeamReferees: a team's members but its creator (team_id empty: an empty page).",
+      fields: [{ number: 1, field: 'teamId' }, pagination(2)],
+    },
+  },
+  {
+    operation: listTeamRefereeHistory,
+    request: {
+      name: 'ListTeamRefereeHistoryRequest',
+      doc: "ListTeamRefereeHistory: a party's team memberships (referee empty: an empty page).",
+      fields: [{ number: 1, field: 'referee' }, pagination(2)],
     },
   },
 ];

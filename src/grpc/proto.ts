@@ -71,7 +71,7 @@ function addNode(all: Messages, def: MessageDef): void {
   for (const f of def.fields) if (typeof f.type !== 'string') addNode(all, f.type);
   const field = (f: Field, i: number) => {
     const type = typeof f.type === 'string' ? SCALAR_TYPES[f.type] : typeName(f.type.name, pkg);
-    return `${f.list ? 'repeated ' : ''}${type} ${snakeCase(f.name)} = ${i + 1};`;
+    return `${f.list ? 'repeated ' : f.optional ? 'optional ' : ''}${type} ${snakeCase(f.name)} = ${i + 1};`;
   };
   all.add(def.name, () => message(def.name.slice(pkg.length + 1), def.doc, def.fields.map(field)));
 }

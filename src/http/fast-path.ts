@@ -10,6 +10,23 @@ export function routePattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]+)')}$`);
 }
 
+/**
+ * The routes in the order a path is tried against them: at the first segment where two differ, a
+ * static one before a parameter, as Fastify's router (and the reference's gateway, family.md §1)
+ * decides: /api/v2/teams/referees/stats is /api/v2/teams/referees/:teamId, not
+ * /api/v2/teams/:teamId/stats. Otherwise the table's order.
+ */
+export function byPriority(routes: readonly Route[]): Route[] {
+  // Each path's segments as 0 (static) or 1 (parameter), compared as strings: a total order (a
+  // comparator that only looked at the first difference would not be one, and sort needs one).
+  const rank = (route: Route) =>
+    route.path
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '1' : '0'))
+      .join('');
+  return [...routes].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+}
+
 export interface FastPathOptions {
   routes: readonly Route[];
   answers: ApiAnswers;
@@ -43,7 +60,7 @@ export interface FastPathOptions {
  * Returns whether it took the request.
  */
 export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const patterns = o.routes.map((route) => [route, routePattern(route.path)] as const);
+  const patterns = byPriority(o.routes).map((route) => [route, routePattern(route.path)] as const);
   /** The route of a path and its parameters; undefined when none matches. */
   const match = (path: string): [Route, Record<string, string>] | undefined => {
     for (const [route, pattern] of patterns) {

@@ -9,6 +9,14 @@ import { EXAMPLES as REFERRAL_SET_EXAMPLES } from '../operations/referral-sets/e
 import { listReferralSets } from '../operations/referral-sets/index.js';
 import { EXAMPLES as TEAM_STATS_EXAMPLES } from '../operations/team-member-stats/examples.js';
 import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { EXAMPLES as TEAMS_EXAMPLES } from '../operations/list-teams/examples.js';
+import { listTeams } from '../operations/list-teams/index.js';
+import { EXAMPLES as TEAMS_STATISTICS_EXAMPLES } from '../operations/list-teams-statistics/examples.js';
+import { listTeamsStatistics } from '../operations/list-teams-statistics/index.js';
+import { EXAMPLES as TEAM_REFEREES_EXAMPLES } from '../operations/list-team-referees/examples.js';
+import { listTeamReferees } from '../operations/list-team-referees/index.js';
+import { EXAMPLES as TEAM_REFEREE_HISTORY_EXAMPLES } from '../operations/list-team-referee-history/examples.js';
+import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
 
 /** A GET route of the REST door: the operation it answers, and the examples the OpenAPI document shows. */
 export interface Route {
@@ -29,4 +37,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/explorer/api/overview', operation: explorerOverview, examples: [] },
   { path: '/explorer/api/assets', operation: explorerListAssets, examples: [] },
   { path: '/explorer/api/teams', operation: explorerListTeams, examples: [] },
+  // The team family (family.md §1). A static segment is tried before a parameter, as the
+  // reference's gateway does it: /api/v2/teams/referees/stats is ListTeamReferees.
+  { path: '/api/v2/teams', operation: listTeams, examples: TEAMS_EXAMPLES },
+  { path: '/api/v2/teams/stats', operation: listTeamsStatistics, examples: TEAMS_STATISTICS_EXAMPLES },
+  { path: '/api/v2/teams/referees/:teamId', operation: listTeamReferees, examples: TEAM_REFEREES_EXAMPLES },
+  { path: '/api/v2/teams/referees/history/:referee', operation: listTeamRefereeHistory, examples: TEAM_REFEREE_HISTORY_EXAMPLES },
 ];

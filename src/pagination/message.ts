@@ -33,9 +33,15 @@ function fieldJsonSql(f: Field, row: string): string {
   return f.nullable ? sqlNullable(value, json) : json;
 }
 
-/** The message's JSON text for a row. */
+/** The message's JSON text for a row. An optional field's key and value are left out when its value is NULL (NULL || text is NULL). */
 export function messageJsonSql(def: MessageDef, row: string): string {
-  return `${def.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`).join(' || ')} || '}'`;
+  const part = (f: Field, i: number) => {
+    const keyed = `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`;
+    if (!f.optional) return keyed;
+    if (i === 0) throw new Error(`${def.name}: an optional field cannot be the first`);
+    return `coalesce(${keyed}, '')`;
+  };
+  return `${def.fields.map(part).join(' || ')} || '}'`;
 }
 
 /** One key of a cursor's JSON and its value, as SQL over a row. */

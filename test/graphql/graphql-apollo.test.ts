@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { runNode } from '../helpers/cli.js';
-import { graphqlNode } from '../../bench/graphql-urls.js';
+import { graphqlNode, withUrls } from '../../bench/graphql-urls.js';
 import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
@@ -66,7 +66,7 @@ type Connection = { edges: { node: Json }[]; pageInfo: Json };
 function nodes(body: unknown, typename: string, fields: string[]): Json[] {
   const connection = Object.values(body as Json)[0] as Connection;
   return connection.edges.map(({ node }) => {
-    const converted = graphqlNode(node);
+    const converted = graphqlNode(typename === 'Team' ? withUrls(node) : node);
     const picked: Json = { __typename: typename };
     for (const f of fields) {
       const value = converted[f];
@@ -83,6 +83,67 @@ function nodes(body: unknown, typename: string, fields: string[]): Json[] {
 }
 
 const edgesOf = (typename: string, list: Json[]) => list.map((node) => ({ __typename: typename, node }));
+
+/**
+ * The console's team documents (vegaprotocol/frontend-monorepo apps/trading/lib/hooks: Team,
+ * Teams, TeamsStatistics; family.md §9.4), written in their shape: fragments, an alias, an
+ * optional variable left unsent, @include with a defaulted Boolean.
+ */
+const TEAM_FIELDS = ['teamId', 'referrer', 'name', 'teamUrl', 'avatarUrl', 'createdAt', 'createdAtEpoch', 'closed', 'allowList'];
+const TEAM_STATS_FIELDS = ['teamId', 'totalQuantumVolume', 'totalQuantumRewards', 'totalGamesPlayed', 'quantumRewards', 'gamesPlayed'];
+const TEAM_REFEREE_FIELDS = ['teamId', 'referee', 'joinedAt', 'joinedAtEpoch'];
+const TEAM_MEMBER_FIELDS = ['partyId', 'totalQuantumVolume', 'totalQuantumRewards', 'totalGamesPlayed'];
+const TEAMS_FIELDS = [
+  'allowList',
+  'avatarUrl',
+  'closed',
+  'createdAt',
+  'createdAtEpoch',
+  'name',
+  'referrer',
+  'teamId',
+  'teamUrl',
+  'totalMembers',
+];
+const TEAM_STATISTICS_FIELDS = ['teamId', 'totalQuantumVolume', 'totalQuantumRewards', 'totalGamesPlayed', 'gamesPlayed'];
+const selection = (fields: string[]) =>
+  fields.map((f) => (f === 'quantumRewards' ? 'quantumRewards { epoch totalQuantumRewards }' : f)).join('\n  ');
+const TEAM_DOCUMENT = `
+fragment TeamFields on Team {
+  ${selection(TEAM_FIELDS)}
+}
+fragment TeamStatsFields on TeamStatistics {
+  ${selection(TEAM_STATS_FIELDS)}
+}
+fragment TeamRefereeFields on TeamReferee {
+  ${selection(TEAM_REFEREE_FIELDS)}
+}
+fragment TeamMemberStatsFields on TeamMemberStatistics {
+  ${selection(TEAM_MEMBER_FIELDS)}
+}
+query Team($teamId: ID!, $partyId: ID, $aggregationEpochs: Int) {
+  teams(teamId: $teamId) { edges { node { ...TeamFields } } }
+  partyTeams: teams(partyId: $partyId) { edges { node { ...TeamFields } } }
+  teamsStatistics(teamId: $teamId, aggregationEpochs: $aggregationEpochs) { edges { node { ...TeamStatsFields } } }
+  teamReferees(teamId: $teamId) { edges { node { ...TeamRefereeFields } } }
+  teamMembersStatistics(teamId: $teamId, aggregationEpochs: $aggregationEpochs) { edges { node { ...TeamMemberStatsFields } } }
+}`;
+const TEAMS_DOCUMENT = `
+fragment TeamsFields on Team {
+  ${selection(TEAMS_FIELDS)}
+}
+query Teams($teamId: ID, $partyId: ID, $checkReferrals: Boolean = false) {
+  teams(teamId: $teamId, partyId: $partyId) { edges { node { ...TeamsFields } } }
+  referrer: referralSets(referrer: $partyId) @include(if: $checkReferrals) { edges { node { id referrer } } }
+  referee: referralSets(referee: $partyId) @include(if: $checkReferrals) { edges { node { id referrer } } }
+}`;
+const TEAMS_STATISTICS_DOCUMENT = `
+fragment TeamStatisticsFields on TeamStatistics {
+  ${selection(TEAM_STATISTICS_FIELDS)}
+}
+query TeamsStatistics($teamId: ID, $aggregationEpochs: Int) {
+  teamsStatistics(teamId: $teamId, aggregationEpochs: $aggregationEpochs) { edges { node { ...TeamStatisticsFields } } }
+}`;
 
 for (const kind of STORE_KINDS) {
   describe(`Apollo Client on ${kind}`, () => {
@@ -148,6 +209,80 @@ for (const kind of STORE_KINDS) {
       // Each referralSets alias asked its own filter: the set's referrer has the set among theirs.
       const referrerSets = (answer!.data!.referrer as { edges: { node: Json }[] }).edges.map((e) => e.node.id);
       assert.ok(referrerSets.includes(referralSetId), 'the referrer alias lists the set');
+    });
+
+    test("the console's Team, Teams and TeamsStatistics documents, answered in full by epochview alone", { timeout: 60_000 }, async () => {
+      const overview = (await get(`${demo.serve.url}/explorer/api/overview`)).body as { examples: Record<string, string> };
+      const { teamId, teamEpochs } = overview.examples as Record<string, string>;
+      const rest = async (path: string) => (await get(demo.serve.url + path)).body;
+      const team = (await rest(`/api/v2/teams?teamId=${teamId}`)) as Json;
+      const creator = (Object.values(team)[0] as Connection).edges[0]!.node.referrer as string;
+      const n = Number(teamEpochs);
+      const [teamPage, allTeams, partyTeams, leaderboard, oneTeam] = await apollo(demo.serve.url, [
+        // The team page: $partyId unsent lists every team under partyTeams (the hook takes edges[0]).
+        { query: TEAM_DOCUMENT, variables: { teamId, aggregationEpochs: n } },
+        { query: TEAMS_DOCUMENT, variables: {} },
+        { query: TEAMS_DOCUMENT, variables: { partyId: creator, checkReferrals: true } },
+        { query: TEAMS_STATISTICS_DOCUMENT, variables: { aggregationEpochs: 192 } },
+        { query: TEAMS_STATISTICS_DOCUMENT, variables: { teamId, aggregationEpochs: 30 } },
+      ]);
+      const connection = (typename: string, edge: string, node: string, body: unknown, fields: string[]) => ({
+        __typename: typename,
+        edges: edgesOf(edge, nodes(body, node, fields)),
+      });
+      const teams = (body: unknown, fields: string[]) => connection('TeamConnection', 'TeamEdge', 'Team', body, fields);
+      const statistics = (body: unknown, fields: string[]) =>
+        connection('TeamsStatisticsConnection', 'TeamStatisticsEdge', 'TeamStatistics', body, fields);
+      for (const answer of [teamPage, allTeams, partyTeams, leaderboard, oneTeam])
+        assert.equal(answer!.error, undefined, JSON.stringify(answer!.error));
+      const everyTeam = await rest('/api/v2/teams');
+      assert.ok((Object.values(everyTeam as Json)[0] as Connection).edges.length > 10, 'the demo has teams');
+      assert.deepEqual(teamPage!.data, {
+        teams: teams(team, TEAM_FIELDS),
+        partyTeams: teams(everyTeam, TEAM_FIELDS),
+        teamsStatistics: statistics(await rest(`/api/v2/teams/stats?teamId=${teamId}&aggregationEpochs=${n}`), TEAM_STATS_FIELDS),
+        teamReferees: connection(
+          'TeamRefereeConnection',
+          'TeamRefereeEdge',
+          'TeamReferee',
+          await rest(`/api/v2/teams/referees/${teamId}`),
+          TEAM_REFEREE_FIELDS,
+        ),
+        teamMembersStatistics: connection(
+          'TeamMembersStatisticsConnection',
+          'TeamMemberStatisticsEdge',
+          'TeamMemberStatistics',
+          await rest(`/api/v2/teams/${teamId}/stats?aggregationEpochs=${n}`),
+          TEAM_MEMBER_FIELDS,
+        ),
+      });
+      assert.equal((teamPage!.data!.teamReferees as { edges: unknown[] }).edges.length > 0, true, 'the example team has referees');
+      assert.equal((teamPage!.data!.teamsStatistics as { edges: unknown[] }).edges.length, 1, 'the example team has statistics');
+      assert.deepEqual(allTeams!.data, { teams: teams(everyTeam, TEAMS_FIELDS) });
+      assert.deepEqual(partyTeams!.data, {
+        teams: teams(await rest(`/api/v2/teams?partyId=${creator}`), TEAMS_FIELDS),
+        referrer: {
+          __typename: 'ReferralSetConnection',
+          edges: edgesOf(
+            'ReferralSetEdge',
+            nodes(await rest(`/api/v2/referral-sets?referrer=${creator}`), 'ReferralSet', ['id', 'referrer']),
+          ),
+        },
+        referee: {
+          __typename: 'ReferralSetConnection',
+          edges: edgesOf(
+            'ReferralSetEdge',
+            nodes(await rest(`/api/v2/referral-sets?referee=${creator}`), 'ReferralSet', ['id', 'referrer']),
+          ),
+        },
+      });
+      assert.equal((partyTeams!.data!.teams as { edges: unknown[] }).edges.length, 1, "the creator's team");
+      const board = await rest('/api/v2/teams/stats?aggregationEpochs=192');
+      assert.ok((Object.values(board as Json)[0] as Connection).edges.length > 10, 'the leaderboard lists teams');
+      assert.deepEqual(leaderboard!.data, { teamsStatistics: statistics(board, TEAM_STATISTICS_FIELDS) });
+      assert.deepEqual(oneTeam!.data, {
+        teamsStatistics: statistics(await rest(`/api/v2/teams/stats?teamId=${teamId}&aggregationEpochs=30`), TEAM_STATISTICS_FIELDS),
+      });
     });
 
     test('@include(if: false) leaves the aliases out; an empty window gives null summaries edges', async () => {

@@ -72,17 +72,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await ready().then((r) => r.graphqlUpstream), {
         url: upstream.url,
         state: 'up',
-        fields: ['epoch', 'teams', 'party', 'broken'],
+        fields: ['epoch', 'games', 'party', 'broken'],
         learnt: 1,
       });
       assert.deepEqual(await gauges(), { up: 1, learnt: 1 });
       const mixed = await ask(`query Mixed {
         epoch { __typename id timestamps { start } }
         referralSets(id: "${SET}") { __typename edges { node { id totalMembers } } }
-        teams(teamId: "ab") { edges { node { ...TeamName } } }
+        games(gameId: "ab") { edges { node { ...GameName } } }
         broken
       }
-      fragment TeamName on Team { __typename name }`);
+      fragment GameName on Game { __typename name }`);
       assert.equal(mixed.status, 200);
       assert.equal(
         mixed.text,
@@ -91,7 +91,7 @@ for (const kind of STORE_KINDS) {
           data: {
             epoch: { __typename: 'Epoch', id: '20', timestamps: { start: '2024-12-31T00:00:00Z' } },
             referralSets: { __typename: 'ReferralSetConnection', edges: [{ node: { id: SET, totalMembers: 11 } }] },
-            teams: { edges: [{ node: { __typename: 'Team', name: 'Wild Comets' } }] },
+            games: { edges: [{ node: { __typename: 'Game', name: 'Wild Comets' } }] },
             broken: null,
           },
         }),
@@ -106,7 +106,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(oursGet.headers.get('cache-control'), 'public, max-age=1, stale-while-revalidate=1');
       assert.match(oursGet.headers.get('etag') ?? '', /^"[A-Za-z0-9_-]{43}"$/);
       // Ours keep our errors' shape; a field neither has is a 422.
-      const ours = await ask('{ teams { edges { node { name } } } referralSets(pagination: { first: 0 }) { edges { cursor } } }');
+      const ours = await ask('{ games { edges { node { name } } } referralSets(pagination: { first: 0 }) { edges { cursor } } }');
       assert.equal(
         ours.text,
         JSON.stringify({
@@ -128,19 +128,19 @@ for (const kind of STORE_KINDS) {
     test('the upstream down: errors on its fields only; restarted with a changed schema: learnt again', { timeout: 60_000 }, async () => {
       const port = Number(new URL(upstream.url).port);
       await upstream.stop();
-      const down = await ask(`{ teams { edges { node { name } } } referralSets(id: "${SET}") { edges { node { totalMembers } } } }`);
+      const down = await ask(`{ games { edges { node { name } } } referralSets(id: "${SET}") { edges { node { totalMembers } } } }`);
       assert.equal(down.status, 200);
       const body = down.body as { errors: { message: string; path: string[] }[]; data: unknown };
-      assert.deepEqual(body.data, { teams: null, referralSets: { edges: [{ node: { totalMembers: 11 } }] } });
+      assert.deepEqual(body.data, { games: null, referralSets: { edges: [{ node: { totalMembers: 11 } }] } });
       assert.equal(body.errors.length, 1);
-      assert.deepEqual(body.errors[0]!.path, ['teams']);
+      assert.deepEqual(body.errors[0]!.path, ['games']);
       assert.match(body.errors[0]!.message, /^GraphQL upstream unavailable: /);
       assert.equal((await ready()).graphqlUpstream.state, 'down');
       assert.equal((await gauges()).up, 0);
 
       upstream = await startUpstream(port, 2);
       await eventually('the changed schema learnt', async () => (await ready()).graphqlUpstream.learnt === 2);
-      assert.deepEqual((await ready()).graphqlUpstream.fields, ['epoch', 'teams', 'party', 'broken', 'volumeDiscountStats']);
+      assert.deepEqual((await ready()).graphqlUpstream.fields, ['epoch', 'games', 'party', 'broken', 'volumeDiscountStats']);
       const changed = await ask('{ volumeDiscountStats { discountFactor } epochRewardSummaries { edges { cursor } } }');
       assert.equal(
         changed.text,

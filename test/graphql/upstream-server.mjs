@@ -9,7 +9,7 @@ const version = Number(process.argv[3] ?? 1);
 const schema = buildSchema(`
   type Query {
     epoch: Epoch!
-    teams(teamId: ID): TeamConnection
+    games(gameId: ID): GameConnection
     party(id: ID!): Party
     referralSets: String
     broken: String
@@ -17,15 +17,15 @@ const schema = buildSchema(`
   }
   type Epoch { id: ID! timestamps: EpochTimestamps! }
   type EpochTimestamps { start: String! }
-  type TeamConnection { edges: [TeamEdge!]! }
-  type TeamEdge { node: Team! }
-  type Team { teamId: ID! name: String! }
+  type GameConnection { edges: [GameEdge!]! }
+  type GameEdge { node: Game! }
+  type Game { gameId: ID! name: String! }
   type Party { id: ID! parent: Party }
   type VolumeDiscountStats { discountFactor: String! }
 `);
 const root = {
   epoch: { id: '20', timestamps: { start: '2024-12-31T00:00:00Z' } },
-  teams: ({ teamId }) => ({ edges: [{ node: { teamId: teamId ?? 'aa', name: 'Wild Comets' } }] }),
+  games: ({ gameId }) => ({ edges: [{ node: { gameId: gameId ?? 'aa', name: 'Wild Comets' } }] }),
   party: ({ id }) => ({ id, parent: () => root.party({ id: `${id}0` }) }),
   referralSets: 'the upstream',
   broken: () => {

@@ -73,15 +73,39 @@ KEYS = {
         "filter.toEpoch": ("filter", "to_epoch", "uint64"),
         "filter.to_epoch": ("filter", "to_epoch", "uint64"),
     },
+    "ListTeams": {
+        **PAGINATION,
+        "teamId": (None, "team_id", "string"),
+        "team_id": (None, "team_id", "string"),
+        "partyId": (None, "party_id", "string"),
+        "party_id": (None, "party_id", "string"),
+    },
+    "ListTeamsStatistics": {
+        **PAGINATION,
+        "teamId": (None, "team_id", "string"),
+        "team_id": (None, "team_id", "string"),
+        "aggregationEpochs": (None, "aggregation_epochs", "uint64"),
+        "aggregation_epochs": (None, "aggregation_epochs", "uint64"),
+    },
+    # The path names the team or the party: no query key sets it.
+    "ListTeamReferees": PAGINATION,
+    "ListTeamRefereeHistory": PAGINATION,
 }
 REQUESTS = {
     "ListReferralSets": td.ListReferralSetsRequest,
     "ListTeamMembersStatistics": td.ListTeamMembersStatisticsRequest,
     "ListEpochRewardSummaries": td.ListEpochRewardSummariesRequest,
+    "ListTeams": td.ListTeamsRequest,
+    "ListTeamsStatistics": td.ListTeamsStatisticsRequest,
+    "ListTeamReferees": td.ListTeamRefereesRequest,
+    "ListTeamRefereeHistory": td.ListTeamRefereeHistoryRequest,
 }
 BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
          "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 TEAM_PATH = re.compile(r"^/api/v2/teams/([^/]*)/stats$")
+# Tried before TEAM_PATH, as the router does (family.md §1): /api/v2/teams/referees/stats is ListTeamReferees.
+REFEREES_PATH = re.compile(r"^/api/v2/teams/referees/([^/]*)$")
+HISTORY_PATH = re.compile(r"^/api/v2/teams/referees/history/([^/]*)$")
 
 
 def value_of(kind, text):
@@ -108,11 +132,23 @@ def translate(method, target):
         raise NotExpressible(f"method {method}")
     path, _, query = target.partition("?")
     team = TEAM_PATH.match(path)
+    referees = REFEREES_PATH.match(path)
+    history = HISTORY_PATH.match(path)
+    if "%" in path:
+        raise NotExpressible(f"route {path}")
     if path == "/api/v2/referral-sets":
         rpc, fields = "ListReferralSets", {}
     elif path == "/api/v2/rewards/epoch/summaries":
         rpc, fields = "ListEpochRewardSummaries", {}
-    elif team and "%" not in team.group(1):
+    elif path == "/api/v2/teams":
+        rpc, fields = "ListTeams", {}
+    elif path == "/api/v2/teams/stats":
+        rpc, fields = "ListTeamsStatistics", {}
+    elif history:
+        rpc, fields = "ListTeamRefereeHistory", {(None, "referee"): history.group(1)}
+    elif referees:
+        rpc, fields = "ListTeamReferees", {(None, "team_id"): referees.group(1)}
+    elif team:
         rpc, fields = "ListTeamMembersStatistics", {(None, "team_id"): team.group(1)}
     else:
         raise NotExpressible(f"route {path}")
@@ -148,6 +184,9 @@ def as_rest(message):
     """A message as the REST gateway writes it: JSON names in field order, every field, 64-bit integers as strings."""
     out = {}
     for field in message.DESCRIPTOR.fields:
+        # An unset proto3 optional scalar is left out (family.md §3: Team.team_url, avatar_url).
+        if field.type != FieldDescriptor.TYPE_MESSAGE and field.containing_oneof is not None and not message.HasField(field.name):
+            continue
         value = getattr(message, field.name)
         if field.label == FieldDescriptor.LABEL_REPEATED:
             out[field.json_name] = [scalar_or_message(field, v) for v in value]
@@ -273,6 +312,13 @@ WALKS = {
         ("ListEpochRewardSummaries", td.ListEpochRewardSummariesRequest, "summaries", "summaries", "/api/v2/rewards/epoch/summaries")
     ],
     "team-stats": [],
+    "teams": [
+        ("ListTeams", td.ListTeamsRequest, "teams", "teams", "/api/v2/teams"),
+        ("ListTeamsStatistics", td.ListTeamsStatisticsRequest, "statistics", "statistics", "/api/v2/teams/stats"),
+        ("ListTeamReferees", lambda: td.ListTeamRefereesRequest(team_id="d2" * 32), "team_referees", "teamReferees", f"/api/v2/teams/referees/{'d2' * 32}"),
+        ("ListTeamRefereeHistory", lambda: td.ListTeamRefereeHistoryRequest(referee="f1" * 32), "team_referee_history", "teamRefereeHistory",
+         f"/api/v2/teams/referees/history/{'f1' * 32}"),
+    ],
 }
 for team in sys.stdin.read().split():
     WALKS["team-stats"].append(

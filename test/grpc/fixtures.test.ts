@@ -34,6 +34,18 @@ const EXPECTED = {
   'referral-sets': { asked: 69, ok: 54, errors: 15, skipped: 15, walks: { '/api/v2/referral-sets': 13 } },
   'team-stats': { asked: 42, ok: 35, errors: 7, skipped: 6, walks: {} as Record<string, number> },
   'epoch-summaries': { asked: 55, ok: 45, errors: 10, skipped: 5, walks: { '/api/v2/rewards/epoch/summaries': 35 } },
+  teams: {
+    asked: 80,
+    ok: 63,
+    errors: 17,
+    skipped: 6,
+    walks: {
+      '/api/v2/teams': 6,
+      '/api/v2/teams/stats': 4,
+      '/api/v2/teams/referees/d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2': 4,
+      '/api/v2/teams/referees/history/f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1': 2,
+    },
+  },
 } as const;
 
 /** The teams the team-stats fixture asks about (valid ids), walked with aggregation_epochs=1. */
@@ -84,6 +96,7 @@ for (const kind of STORE_KINDS) {
           if (target in expected.walks) assert.equal(walk.rows, expected.walks[target as keyof typeof expected.walks], target);
         }
         if (dataset === 'team-stats') assert.equal(Object.keys(report.walks).length, fixtureTeams().length);
+        else assert.deepEqual(Object.keys(report.walks), Object.keys(expected.walks));
       });
     });
   }

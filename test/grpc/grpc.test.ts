@@ -116,7 +116,7 @@ for (const kind of STORE_KINDS) {
       await ts?.drop();
     });
 
-    test('reflection (v1 and v1alpha) lists the service and describes its three methods', async () => {
+    test('reflection (v1 and v1alpha) lists the service and describes its methods', async () => {
       for (const version of ['v1', 'v1alpha'] as const) {
         assert.deepEqual(await reflect(address, version), {
           services: [SERVICE, 'grpc.health.v1.Health'],
@@ -124,6 +124,10 @@ for (const kind of STORE_KINDS) {
             'ListReferralSets(.datanode.api.v2.ListReferralSetsRequest) .datanode.api.v2.ListReferralSetsResponse',
             'ListTeamMembersStatistics(.datanode.api.v2.ListTeamMembersStatisticsRequest) .datanode.api.v2.ListTeamMembersStatisticsResponse',
             'ListEpochRewardSummaries(.datanode.api.v2.ListEpochRewardSummariesRequest) .datanode.api.v2.ListEpochRewardSummariesResponse',
+            'ListTeams(.datanode.api.v2.ListTeamsRequest) .datanode.api.v2.ListTeamsResponse',
+            'ListTeamsStatistics(.datanode.api.v2.ListTeamsStatisticsRequest) .datanode.api.v2.ListTeamsStatisticsResponse',
+            'ListTeamReferees(.datanode.api.v2.ListTeamRefereesRequest) .datanode.api.v2.ListTeamRefereesResponse',
+            'ListTeamRefereeHistory(.datanode.api.v2.ListTeamRefereeHistoryRequest) .datanode.api.v2.ListTeamRefereeHistoryResponse',
           ],
         });
       }

@@ -54,8 +54,15 @@ export class SchemaChecker {
    */
   responseFor(method: string, target: string, status: number): { operation: string | null; response: ResponseObject } {
     const path = target.split('?')[0]!;
-    for (const [template, item] of Object.entries(this.doc.paths)) {
-      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    // In the router's order: a static segment before a parameter (family.md §1); a parameter may be empty.
+    const rank = (template: string) =>
+      template
+        .split('/')
+        .map((segment) => (segment.startsWith('{') ? '1' : '0'))
+        .join('');
+    const templates = Object.entries(this.doc.paths).sort(([a], [b]) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+    for (const [template, item] of templates) {
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]*')}$`);
       if (!pattern.test(path)) continue;
       const documented = item.get.responses[String(status)];
       if (!documented) throw new Error(`${method} ${path}: status ${status} is not documented for ${item.get.operationId}`);
@@ -86,8 +93,10 @@ export class SchemaChecker {
       return null;
     }
     if (value && typeof value === 'object' && s.properties) {
-      const want = Object.keys(s.properties);
       const got = Object.keys(value);
+      // A key the schema does not require (a proto3 optional field, unset) may be left out; the rest keep their order.
+      const required = new Set(s.required ?? Object.keys(s.properties));
+      const want = Object.keys(s.properties).filter((k) => required.has(k) || got.includes(k));
       if (JSON.stringify(want) !== JSON.stringify(got)) return `${at}: keys ${got.join(',')} but the schema has ${want.join(',')}`;
       for (const k of want) {
         const m = this.keyOrderMismatch(s.properties[k]!, (value as Record<string, unknown>)[k], `${at}.${k}`);

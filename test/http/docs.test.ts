@@ -27,6 +27,10 @@ const PATHS = [
   '/explorer/api/overview',
   '/explorer/api/assets',
   '/explorer/api/teams',
+  '/api/v2/teams',
+  '/api/v2/teams/stats',
+  '/api/v2/teams/referees/{teamId}',
+  '/api/v2/teams/referees/history/{referee}',
 ];
 
 describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {

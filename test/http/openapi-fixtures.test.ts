@@ -32,7 +32,7 @@ import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'errors'] as const;
+const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'errors'] as const;
 const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)])) as Record<(typeof FILES)[number], Expectation[]>;
 
 // The document as the server builds it (the live tests below use the one it serves).
@@ -156,7 +156,7 @@ describe('fixtures against the OpenAPI document', () => {
   });
 });
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams'] as const;
 
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {

@@ -127,6 +127,55 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(values, ['6,6,13,1,1,1,1,1,1,1,1,1,1', '1111111110111111111011111152107', '47520', '0']);
     });
 
+    test("teams fixture: the team family's tables, the same in one transaction as block by block", async () => {
+      const [one, each] = [await fresh(), await fresh()];
+      const file = `${FIXTURES}teams.ndjson`;
+      assert.equal((await ingest(one, file)).code, 0);
+      const res = await runCli(['ingest', file, '--batch-events', '1', ...each.args]);
+      assert.equal(res.code, 0, res.stderr);
+      const { models: d, values } = await inspect(
+        one,
+        // A team's sums per epoch are its members' rows summed, and its games' epochs the union of its parties'.
+        `SELECT count(*)::text FROM team_epoch_stats AS e WHERE ROW(e.quantum_volume, e.quantum_rewards) IS DISTINCT FROM
+           (SELECT ROW(sum(s.quantum_volume), sum(s.quantum_rewards)) FROM team_member_stats AS s WHERE s.team_id = e.team_id AND s.epoch = e.epoch)`,
+        `SELECT count(*)::text FROM team_games AS g WHERE g.epochs IS DISTINCT FROM
+           (SELECT range_agg(r) FROM team_party_games AS p, unnest(p.epochs) AS r WHERE p.team_id = g.team_id AND p.game_id = g.game_id)`,
+      );
+      assert.deepEqual(values, ['0', '0']);
+      // Epoch 3's last statistics event for team 2's member came in the next block: the team's sum follows it (7, not 6).
+      assert.deepEqual(d.team_epoch_stats, [
+        `${hex('d1')}|1|35|7`,
+        `${hex('d1')}|2|8|2`,
+        `${hex('d2')}|1|3|1`,
+        `${hex('d2')}|2|32|5`,
+        `${hex('d2')}|3|7|3`,
+        `${hex('d4')}|2|9|0`,
+        `${hex('d6')}|3|8|0`,
+      ]);
+      assert.deepEqual(d.team_games, [
+        `${hex('d1')}|${hex('71')}|{[1,3)}`,
+        `${hex('d1')}|${hex('72')}|{[1,2)}`,
+        `${hex('d2')}|${hex('71')}|{[1,2),[3,4)}`,
+        `${hex('d2')}|${hex('72')}|{[2,3)}`,
+      ]);
+      // Times truncated to microseconds; a creation erases the creator's rows, a removal every row (f2 has none).
+      assert.deepEqual(d.team_membership_history, [
+        `${hex('e1')}|1|${hex('d1')}|1717200120123456000`,
+        `${hex('e2')}|1|${hex('d2')}|1717200180000000000`,
+        `${hex('e3')}|1|${hex('d3')}|1717200180000000000`,
+        `${hex('e4')}|1|${hex('d4')}|1717200180000000000`,
+        `${hex('e5')}|1|${hex('d5')}|1717200240000000000`,
+        `${hex('e5')}|2|${hex('d1')}|1717203601000000000`,
+        `${hex('f1')}|1|${hex('d1')}|1717200240000000000`,
+        `${hex('f1')}|2|${hex('d2')}|1717203601000000000`,
+        `${hex('f3')}|2|${hex('d6')}|1717203700000000000`,
+        `${hex('f4')}|1|${hex('d2')}|1717200240000000000`,
+        `${hex('f5')}|1|${hex('d2')}|1717200241000000000`,
+        `${hex('f6')}|1|${hex('d2')}|1717200242000000000`,
+      ]);
+      assert.deepEqual((await inspect(each)).models, d);
+    });
+
     test('re-ingesting the same file changes nothing', async () => {
       const s = await fresh();
       const file = `${FIXTURES}team-stats.ndjson`;

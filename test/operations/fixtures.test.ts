@@ -19,10 +19,11 @@ import { useServedStore } from '../helpers/served-store.js';
 import { ROUTES } from '../../src/http/routes.js';
 import { routePattern } from '../../src/http/fast-path.js';
 import { buildServer } from '../../src/http/server.js';
+import { assertPagingConsistent } from '../helpers/paging.js';
 import { get, rawRequest, type RawAnswer } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** A JSON object's field; undefined on anything else. */
@@ -95,6 +96,22 @@ for (const kind of STORE_KINDS) {
           assert.equal(await askedBothWays(c.request, {}, c.method), plain, 'went the fast path, asked again');
           const again = await rawRequest(base + c.request, {}, c.method);
           assert.equal(again.body.toString(), res.text);
+        });
+      }
+
+      if (dataset === 'teams') {
+        test('paging walks of the four lists: pages of 1 and 2 both ways against one page, ties on createdAt included', async () => {
+          const lists: [string, string, number][] = [
+            ['/api/v2/teams', 'teams', 6],
+            ['/api/v2/teams/stats', 'statistics', 4],
+            ['/api/v2/teams/stats?aggregationEpochs=2', 'statistics', 4],
+            [`/api/v2/teams/referees/${'d2'.repeat(32)}`, 'teamReferees', 4],
+            [`/api/v2/teams/referees/history/${'f1'.repeat(32)}`, 'teamRefereeHistory', 2],
+          ];
+          for (const [path, key, rows] of lists) {
+            for (const size of [1, 2])
+              assert.equal(await assertPagingConsistent(base + path, key, size), rows, `${path}, pages of ${size}`);
+          }
         });
       }
 

@@ -314,7 +314,7 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
-      test('team page: the leaderboard equals /api/v2/teams/{id}/stats; sorting is in the URL; the totals chart is drawn', async () => {
+      test('team page: the leaderboard equals /api/v2/teams/{id}/stats, the team and its totals ListTeams and ListTeamsStatistics; sorting is in the URL; the totals chart is drawn', async () => {
         const overview = await api<{ examples: { teamId: string } }>('explorer/api/overview');
         const teamId = overview.examples.teamId;
         const { context, page, problems } = await open(`/explorer/teams/${teamId}`);
@@ -347,6 +347,14 @@ describe('the explorer in headless Chromium', () => {
             [...ranked].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
           );
           assert.ok((await paintedPixels(page)) > 500, 'the team totals chart is drawn');
+          // The team and its totals are the API's own: ListTeams and ListTeamsStatistics.
+          const team = (await api<{ teams: Connection }>(`api/v2/teams?teamId=${teamId}`)).teams.edges[0]!.node;
+          const totals = (await api<{ statistics: Connection }>(`api/v2/teams/stats?teamId=${teamId}&aggregationEpochs=10`)).statistics
+            .edges[0]!.node;
+          const shownNumber = async (selector: string) => (await page.locator(selector).innerText()).replace(/,/g, '');
+          assert.equal(await shownNumber('[data-stat=rewards]'), totals.totalQuantumRewards);
+          assert.equal(await shownNumber('[data-stat=volume]'), totals.totalQuantumVolume);
+          assert.match(await page.locator('.facts').innerText(), new RegExp(`Created in epoch\\s+${team.createdAtEpoch}\\b`));
           assert.equal(await page.locator('.spark').count(), stats.length);
           await screenshot(page, 'team');
 

@@ -1,13 +1,24 @@
 // explorer/teams/<id>: a team's members over its last N epochs (the API's aggregationEpochs) as a
 // leaderboard, sortable by each column, and the team's totals per epoch as a chart. A team the
 // API leaves out (fewer epochs of data than N) gets the rule explained instead of an empty table.
+// The team is ListTeams' and its totals ListTeamsStatistics' (the API's own answers: one source of
+// truth); only the eligibility explanation reads the explorer's team list.
 //
 // URL: epochs (N, default 10), sort (rank|party|rewards|volume|games), dir (asc|desc).
 
-import { getAll, getJson, type Connection, type Overview, type Team, type TeamMemberStatistics } from '../api.js';
+import {
+  getAll,
+  getJson,
+  type Connection,
+  type DataNodeTeam,
+  type Overview,
+  type Team,
+  type TeamMemberStatistics,
+  type TeamStatistics,
+} from '../api.js';
 import { dualChart, sparkline } from '../charts.js';
 import { field, h, idText, link, table, type Column } from '../dom.js';
-import { compareDecimals, groupDigits, sumDecimals } from '../numbers.js';
+import { compareDecimals, groupDigits } from '../numbers.js';
 import { href, type Rendered, type ViewContext } from '../router.js';
 import { formatUtc } from '../time.js';
 import { intParam, notice } from './common.js';
@@ -51,21 +62,20 @@ export async function team(ctx: ViewContext): Promise<Rendered> {
     sort,
     dir: dirParam === 'asc' || dirParam === 'desc' ? dirParam : FIRST_DIR[sort],
   };
-  const [info, members] = await Promise.all([
-    getJson<{ teams: Connection<Team> }>(
-      'explorer/api/teams',
+  const id = encodeURIComponent(state.id);
+  const [info, totals, members] = await Promise.all([
+    getJson<{ teams: Connection<DataNodeTeam> }>('api/v2/teams', [['teamId', state.id]], signal).then((b) => b.teams.edges[0]?.node),
+    getJson<{ statistics: Connection<TeamStatistics> }>(
+      'api/v2/teams/stats',
       [
-        ['search', state.id],
-        ['pagination.first', '50'],
+        ['teamId', state.id],
+        ['aggregationEpochs', String(state.epochs)],
       ],
       signal,
-    ).then((b) => b.teams.edges.map((e) => e.node).find((t) => t.id === state.id)),
-    getAll<TeamMemberStatistics>(
-      `api/v2/teams/${encodeURIComponent(state.id)}/stats`,
-      [['aggregationEpochs', String(state.epochs)]],
-      'statistics',
-      signal,
-    ).catch((err: unknown) => notice(err)),
+    ).then((b) => b.statistics.edges[0]?.node),
+    getAll<TeamMemberStatistics>(`api/v2/teams/${id}/stats`, [['aggregationEpochs', String(state.epochs)]], 'statistics', signal).catch(
+      (err: unknown) => notice(err),
+    ),
   ]);
 
   const name = info?.name || 'Team';
@@ -73,8 +83,8 @@ export async function team(ctx: ViewContext): Promise<Rendered> {
     members instanceof HTMLElement
       ? members
       : members.length
-        ? leaderboard(members, state, ctx.navigate)
-        : await ineligible(info, state, signal);
+        ? leaderboard(members, totals, state, ctx.navigate)
+        : await ineligible(state, signal);
   const content = h(
     'section',
     {},
@@ -87,17 +97,17 @@ export async function team(ctx: ViewContext): Promise<Rendered> {
   return { title: name, content };
 }
 
-function teamFacts(t: Team): HTMLElement {
+function teamFacts(t: DataNodeTeam): HTMLElement {
   const fact = (term: string, ...value: (Node | string)[]) => h('div', {}, h('dt', {}, term), h('dd', {}, ...value));
   return h(
     'dl',
     { class: 'facts' },
-    fact('Id', idText(t.id)),
+    fact('Id', idText(t.teamId)),
     fact('Referrer', idText(t.referrer)),
     fact('Members', groupDigits(t.totalMembers)),
     fact('Created', formatUtc(t.createdAt)),
     fact('Status', t.closed ? 'closed' : 'open'),
-    fact('Epochs with statistics', groupDigits(t.epochsWithStats)),
+    fact('Created in epoch', groupDigits(t.createdAtEpoch)),
   );
 }
 
@@ -127,9 +137,19 @@ function epochsForm(state: State, navigate: (url: string) => void): HTMLElement 
   return form;
 }
 
-/** Why the API lists no member: the documented eligibility rule, with this team's numbers. */
-async function ineligible(info: Team | undefined, state: State, signal: AbortSignal): Promise<HTMLElement> {
-  const overview = await getJson<Overview>('explorer/api/overview', [], signal);
+/** Why the API lists no member: the documented eligibility rule, with this team's numbers (the explorer's own). */
+async function ineligible(state: State, signal: AbortSignal): Promise<HTMLElement> {
+  const [overview, info] = await Promise.all([
+    getJson<Overview>('explorer/api/overview', [], signal),
+    getJson<{ teams: Connection<Team> }>(
+      'explorer/api/teams',
+      [
+        ['search', state.id],
+        ['pagination.first', '50'],
+      ],
+      signal,
+    ).then((b) => b.teams.edges.map((e) => e.node).find((t) => t.id === state.id)),
+  ]);
   const last = overview.lastEndedEpoch === null ? undefined : Number(overview.lastEndedEpoch);
   const window = last === undefined ? 'the last epochs' : `epochs ${Math.max(0, last - state.epochs + 1)}–${last}`;
   const eligible = info ? Number(info.eligibleEpochs) : 0;
@@ -161,7 +181,12 @@ async function ineligible(info: Team | undefined, state: State, signal: AbortSig
   );
 }
 
-function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (url: string) => void): HTMLElement {
+function leaderboard(
+  members: TeamMemberStatistics[],
+  team: TeamStatistics | undefined,
+  state: State,
+  navigate: (url: string) => void,
+): HTMLElement {
   const ranked = [...members].sort(
     (a, b) => compareDecimals(b.totalQuantumRewards, a.totalQuantumRewards) || (a.partyId < b.partyId ? -1 : 1),
   );
@@ -239,14 +264,9 @@ function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (u
     { id: 'leaderboard', class: 'data cards sortable' },
   );
 
-  const rewardsByEpoch = sumsByEpoch(
-    epochs,
-    members.flatMap((m) => m.quantumRewards.map((q) => [q.epoch, q.totalQuantumRewards] as const)),
-  );
-  const volumeByEpoch = sumsByEpoch(
-    epochs,
-    members.flatMap((m) => m.quantumVolumes.map((q) => [q.epoch, q.totalQuantumVolumes] as const)),
-  );
+  // The team's sums per epoch, as ListTeamsStatistics gives them (the members' window: they are the members' sums).
+  const rewardsByEpoch = perEpoch((team?.quantumRewards ?? []).map((q) => ({ epoch: q.epoch, value: q.totalQuantumRewards })));
+  const volumeByEpoch = perEpoch((team?.quantumVolumes ?? []).map((q) => ({ epoch: q.epoch, value: q.totalQuantumVolumes })));
   const chart = dualChart({
     caption: `Team totals per epoch, ${range}`,
     description: `Bars of the team's total quantum rewards and a line of its total quantum volume per epoch, ${range}.`,
@@ -261,21 +281,14 @@ function leaderboard(members: TeamMemberStatistics[], state: State, navigate: (u
       'div',
       { class: 'stat' },
       h('dt', {}, 'Total quantum rewards'),
-      h('dd', { 'data-stat': 'rewards' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumRewards)))),
+      h('dd', { 'data-stat': 'rewards' }, groupDigits(team?.totalQuantumRewards ?? '0')),
     ),
     h(
       'div',
       { class: 'stat' },
       h('dt', {}, 'Total quantum volume'),
-      h('dd', { 'data-stat': 'volume' }, groupDigits(sumDecimals(members.map((m) => m.totalQuantumVolume)))),
+      h('dd', { 'data-stat': 'volume' }, groupDigits(team?.totalQuantumVolume ?? '0')),
     ),
   );
   return h('div', {}, totals, chart, h('div', { class: 'scroll' }, board));
-}
-
-/** The exact sum of the values per epoch, in the order of `epochs`. */
-function sumsByEpoch(epochs: number[], entries: (readonly [string, string])[]): string[] {
-  const values = new Map<number, string[]>(epochs.map((e) => [e, []]));
-  for (const [epoch, value] of entries) values.get(Number(epoch))?.push(value);
-  return epochs.map((e) => sumDecimals(values.get(e)!));
 }

@@ -3,6 +3,9 @@ import type { Queryable } from '../../db/store.js';
 import type { ChainEvent } from '../../sources/events.js';
 import type { Block } from '../blocks.js';
 
+/** Truncates Unix ns to whole microseconds, as the reference stores timestamps. */
+export const toMicros = (ns: bigint) => ns - (ns % 1000n);
+
 export type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>;
 
 /** A function for each event kind a projection cares about, given the events of that kind. */

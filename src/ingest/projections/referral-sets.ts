@@ -1,14 +1,11 @@
 import type { Queryable } from '../../db/store.js';
-import { Overlay, type EventHandlers, type Projection } from './projection.js';
+import { Overlay, type EventHandlers, type Projection, toMicros } from './projection.js';
 
 interface RefereeState {
   setId: string;
   atEpoch: bigint;
   joinedAt: bigint;
 }
-
-/** Truncates Unix ns to whole microseconds, as the reference stores timestamps. */
-const toMicros = (ns: bigint) => ns - (ns % 1000n);
 
 /** Referral sets with their referee counts, and each referee's current set (referral_sets, referral_set_referees). */
 export class ReferralSets implements Projection {

@@ -16,7 +16,8 @@ interface StatsDelta {
 /**
  * Team member statistics rows keyed (team, party, epoch), with the distinct epochs of each team
  * and each party's span of epochs in a team, and the epochs in which each party played each game
- * (team_member_stats, team_epochs, team_parties, team_party_games).
+ * (team_member_stats, team_epochs, team_parties, team_party_games); and the same per team: its
+ * sums per epoch and the epochs in which it played each game (team_epoch_stats, team_games).
  *
  * A reward counts for a team when its game's latest recurring transfer is team-scoped and the
  * party is in a team at payout time: the rule reads two other projections' state as it stands at
@@ -81,6 +82,8 @@ export class TeamMemberStats implements Projection {
     const fresh: StatsDelta[] = [];
     const old: StatsDelta[] = [];
     for (const r of rows) (isNew(r) ? fresh : old).push(r);
+    // The team's sums move by each member row's change: read before the rows are written.
+    await addTeamEpochStats(tx, rows, await storedVolumes(tx, old));
     await insertStats(tx, fresh, 'insert');
     // Older rows: team statistics set the volume, rewards only add; each sort its own upsert.
     await insertStats(
@@ -94,6 +97,7 @@ export class TeamMemberStats implements Projection {
       'add rewards',
     );
     await addPartyGames(tx, rows);
+    await addTeamGames(tx, rows);
 
     const epochs = new Map<string, { teamId: string; epoch: bigint }>();
     const parties = new Map<string, { teamId: string; party: string; first: bigint; last: bigint }>();
@@ -141,6 +145,63 @@ async function latestTeamEpochs(tx: Queryable, teamIds: string[]): Promise<Map<s
   const latest = new Map<string, bigint>();
   for (const r of rows) if (r.epoch !== null) latest.set(r.team_id, BigInt(r.epoch));
   return latest;
+}
+
+/** The stored volumes of the rows given that exist (those whose volume this batch sets), by their key team/party/epoch. */
+async function storedVolumes(tx: Queryable, rows: StatsDelta[]): Promise<Map<string, bigint>> {
+  const set = rows.filter((r) => r.volume !== null);
+  const stored = new Map<string, bigint>();
+  if (set.length === 0) return stored;
+  const found = await tx.query<{ t: string; p: string; e: string; v: string }>(
+    `SELECT u.t, u.p, u.e::text AS e, s.quantum_volume::text AS v
+       FROM unnest($1::text[], $2::text[], $3::int8[]) AS u(t, p, e)
+       JOIN team_member_stats AS s ON s.team_id = decode(u.t, 'hex') AND s.party = decode(u.p, 'hex') AND s.epoch = u.e`,
+    [set.map((r) => r.teamId), set.map((r) => r.party), set.map((r) => String(r.epoch))],
+  );
+  for (const r of found) stored.set(`${r.t}/${r.p}/${r.e}`, BigInt(r.v));
+  return stored;
+}
+
+/**
+ * Adds the batch's member row changes to their team's sums of the epoch (team_epoch_stats): a
+ * row's rewards are added; a volume set replaces the row's stored one, so the team's sum moves by
+ * the difference.
+ */
+async function addTeamEpochStats(tx: Queryable, rows: StatsDelta[], stored: Map<string, bigint>): Promise<void> {
+  const sums = new Map<string, { teamId: string; epoch: bigint; volume: bigint; rewards: bigint }>();
+  for (const r of rows) {
+    const key = `${r.teamId}/${r.epoch}`;
+    let sum = sums.get(key);
+    if (!sum) {
+      sum = { teamId: r.teamId, epoch: r.epoch, volume: 0n, rewards: 0n };
+      sums.set(key, sum);
+    }
+    if (r.volume !== null) sum.volume += r.volume - (stored.get(`${r.teamId}/${r.party}/${r.epoch}`) ?? 0n);
+    sum.rewards += r.rewards;
+  }
+  const s = [...sums.values()];
+  await tx.query(
+    `INSERT INTO team_epoch_stats AS t (team_id, epoch, quantum_volume, quantum_rewards)
+     SELECT decode(tm, 'hex'), e, v, r FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[]) AS u(tm, e, v, r)
+     ON CONFLICT (team_id, epoch) DO UPDATE SET quantum_volume = t.quantum_volume + excluded.quantum_volume,
+                                                quantum_rewards = t.quantum_rewards + excluded.quantum_rewards`,
+    [s.map((x) => x.teamId), s.map((x) => String(x.epoch)), s.map((x) => String(x.volume)), s.map((x) => String(x.rewards))],
+  );
+}
+
+/** Adds each row's epoch to the epochs of its games in team_games, as addPartyGames does per party. */
+async function addTeamGames(tx: Queryable, rows: StatsDelta[]): Promise<void> {
+  const played = rows.flatMap((r) => [...r.games].map((game) => ({ r, game })));
+  if (played.length === 0) return;
+  await tx.query(
+    `INSERT INTO team_games AS g (team_id, game_id, epochs)
+     SELECT decode(t, 'hex'), decode(gm, 'hex'), range_agg(int8range(e, e, '[]'))
+       FROM unnest($1::text[], $2::text[], $3::int8[]) AS u(t, gm, e)
+      GROUP BY t, gm
+     ON CONFLICT (team_id, game_id) DO UPDATE SET epochs = g.epochs + excluded.epochs
+       WHERE NOT g.epochs @> excluded.epochs`,
+    [played.map((x) => x.r.teamId), played.map((x) => x.game), played.map((x) => String(x.r.epoch))],
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/store.js';
-import { Overlay, type EventHandlers, type EventOf, type OverlayReader, type Projection } from './projection.js';
+import { Overlay, type EventHandlers, type EventOf, type OverlayReader, type Projection, toMicros } from './projection.js';
 
 /** A party's current team. */
 export interface Membership {
@@ -33,14 +33,33 @@ export class Teams implements Projection {
   readonly teamOf: OverlayReader<Membership> = this.membership;
   private readonly newTeams = new Map<string, TeamRow>();
   private readonly teamUpdates = new Map<string, TeamDetails>();
+  /** Each party's membership history changed by this batch (see History). */
+  private readonly history = new Map<string, History>();
+
+  /** A party's history as this batch's events leave it: `reset` when they erase what is stored. */
+  private historyOf(party: string, reset: boolean): History {
+    let h = this.history.get(party);
+    if (!h) {
+      h = { reset, joins: new Map() };
+      this.history.set(party, h);
+    } else if (reset) {
+      h.reset = true;
+      h.joins.clear();
+    }
+    return h;
+  }
 
   readonly folds: EventHandlers = {
     teamCreated: (e) => {
+      // Times are kept truncated to microseconds, as the reference stores them (and as ListTeams' cursor compares them).
+      const createdAt = toMicros(e.createdAt);
       if (!this.newTeams.has(e.teamId)) {
         const { kind: _k, teamId: _t, ...row } = e;
-        this.newTeams.set(e.teamId, row);
+        this.newTeams.set(e.teamId, { ...row, createdAt });
       }
-      this.membership.set(e.referrer, { teamId: e.teamId, joinedAt: e.createdAt, atEpoch: e.atEpoch });
+      this.membership.set(e.referrer, { teamId: e.teamId, joinedAt: createdAt, atEpoch: e.atEpoch });
+      // Creating a team erases the creator's earlier history (family.md §5.6, kept).
+      this.historyOf(e.referrer, true).joins.set(e.atEpoch, { teamId: e.teamId, joinedAt: createdAt });
     },
     teamUpdated: (e) => {
       const { kind: _k, teamId: _t, ...details } = e;
@@ -48,9 +67,18 @@ export class Teams implements Projection {
       if (created) Object.assign(created, details);
       else this.teamUpdates.set(e.teamId, details);
     },
-    refereeJoinedTeam: (e) => this.membership.set(e.referee, { teamId: e.teamId, joinedAt: e.joinedAt, atEpoch: e.atEpoch }),
-    refereeSwitchedTeam: (e) =>
-      this.membership.set(e.referee, e.toTeamId === '' ? undefined : { teamId: e.toTeamId, joinedAt: e.switchedAt, atEpoch: e.atEpoch }),
+    refereeJoinedTeam: (e) => {
+      const joinedAt = toMicros(e.joinedAt);
+      this.membership.set(e.referee, { teamId: e.teamId, joinedAt, atEpoch: e.atEpoch });
+      this.historyOf(e.referee, false).joins.set(e.atEpoch, { teamId: e.teamId, joinedAt });
+    },
+    refereeSwitchedTeam: (e) => {
+      const joinedAt = toMicros(e.switchedAt);
+      this.membership.set(e.referee, e.toTeamId === '' ? undefined : { teamId: e.toTeamId, joinedAt, atEpoch: e.atEpoch });
+      // Removed from a closed team's allow list: the party's whole history goes (family.md §5.6, kept).
+      if (e.toTeamId === '') this.historyOf(e.referee, true);
+      else this.historyOf(e.referee, false).joins.set(e.atEpoch, { teamId: e.toTeamId, joinedAt });
+    },
   };
 
   preload(tx: Queryable): Promise<void> {
@@ -112,5 +140,29 @@ export class Teams implements Projection {
     if (left.length > 0) {
       await tx.query(`DELETE FROM team_members WHERE party IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`, [left]);
     }
+    await this.writeHistory(tx);
   }
+
+  /** team_membership_history: the erased parties' rows deleted, then each join upserted (one row per party and epoch). */
+  private async writeHistory(tx: Queryable): Promise<void> {
+    if (this.history.size === 0) return;
+    const reset = [...this.history].filter(([, h]) => h.reset).map(([party]) => party);
+    if (reset.length > 0) {
+      await tx.query(`DELETE FROM team_membership_history WHERE party IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)`, [reset]);
+    }
+    const joins = [...this.history].flatMap(([party, h]) => [...h.joins].map(([epoch, j]) => ({ party, epoch, ...j })));
+    if (joins.length === 0) return;
+    await tx.query(
+      `INSERT INTO team_membership_history (party, joined_at_epoch, team_id, joined_at)
+       SELECT decode(p, 'hex'), e, decode(t, 'hex'), j FROM unnest($1::text[], $2::int8[], $3::text[], $4::int8[]) AS u(p, e, t, j)
+       ON CONFLICT (party, joined_at_epoch) DO UPDATE SET team_id = excluded.team_id, joined_at = excluded.joined_at`,
+      [joins.map((x) => x.party), joins.map((x) => String(x.epoch)), joins.map((x) => x.teamId), joins.map((x) => String(x.joinedAt))],
+    );
+  }
+}
+
+/** A party's membership history in a batch: the joins by epoch (the later event wins), after erasing the stored rows when `reset`. */
+interface History {
+  reset: boolean;
+  joins: Map<bigint, { teamId: string; joinedAt: bigint }>;
 }

@@ -3,7 +3,7 @@ import type { CursorDef, MessageDef } from '../../contract/message.js';
 /** datanode.api.v2.QuantumRewardsPerEpoch over a team_member_stats row. */
 export const REWARDS_ENTRY = {
   name: 'datanode.api.v2.QuantumRewardsPerEpoch',
-  doc: "A member's quantum rewards in one epoch.",
+  doc: 'Quantum rewards in one epoch.',
   fields: [
     { name: 'epoch', doc: 'The epoch (uint64 as a string).', type: 'uint64', sql: (s) => `${s}.epoch` },
     {
@@ -18,7 +18,7 @@ export const REWARDS_ENTRY = {
 /** datanode.api.v2.QuantumVolumesPerEpoch over a team_member_stats row. */
 export const VOLUMES_ENTRY = {
   name: 'datanode.api.v2.QuantumVolumesPerEpoch',
-  doc: "A member's quantum volume in one epoch.",
+  doc: 'Quantum volume in one epoch.',
   fields: [
     { name: 'epoch', doc: 'The epoch (uint64 as a string).', type: 'uint64', sql: (s) => `${s}.epoch` },
     { name: 'totalQuantumVolumes', doc: 'Notional volume in quantum units.', type: 'decimal', sql: (s) => `${s}.quantum_volume` },

@@ -47,7 +47,8 @@ export type ChainEvent =
   | { kind: 'epochEvent'; seq: bigint; action: string }
   /** For display only: symbol and decimals of amounts. quantum is a decimal string. */
   | { kind: 'asset'; id: string; name: string; symbol: string; decimals: bigint; quantum: string; status: string }
-  | { kind: 'referralProgramStarted' | 'referralProgramUpdated'; program: ReferralProgram }
+  | { kind: 'referralProgramStarted'; program: ReferralProgram }
+  | { kind: 'referralProgramUpdated'; program: ReferralProgram }
   | { kind: 'referralProgramEnded'; version: bigint; endedAt: bigint }
   | {
       kind: 'referralSetStatsUpdated';

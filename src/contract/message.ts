@@ -29,8 +29,10 @@ export interface Field {
   readonly type: Scalar | MessageDef;
   /** A JSON array of the type. */
   readonly list?: true;
-  /** JSON null when the SQL value is NULL (the explorer's messages only: the data-node's never are). */
+  /** JSON null when the SQL value is NULL (a message field the event lacked, and the explorer's messages). */
   readonly nullable?: true;
+  /** A proto3 `optional` field: left out of the JSON when the SQL value is NULL (family.md §3). */
+  readonly optional?: true;
   /** OpenAPI constraints beyond the type's (a pattern, examples). */
   readonly schema?: SchemaObject;
   /**
@@ -54,7 +56,11 @@ type FieldJson<F extends Field> = F extends { list: true } ? ValueJson<F['type']
 
 /** A message's JSON as the service writes it, e.g. `MessageJson<typeof REFERRAL_SET>`. */
 export type MessageJson<M extends MessageDef> = {
-  -readonly [F in M['fields'][number] as F['name']]: F extends { nullable: true } ? FieldJson<F> | null : FieldJson<F>;
+  -readonly [F in M['fields'][number] as F['name']]: F extends { nullable: true }
+    ? FieldJson<F> | null
+    : F extends { optional: true }
+      ? FieldJson<F> | undefined
+      : FieldJson<F>;
 };
 
 /** The name OpenAPI documents of the gateway give a message: its package's last part and its name (v2ReferralSet). */
@@ -86,10 +92,13 @@ function fieldSchema(f: Field): SchemaObject {
 export function messageSchemas(def: MessageDef): Record<string, SchemaObject> {
   const schemas: Record<string, SchemaObject> = {};
   for (const f of def.fields) if (typeof f.type !== 'string') Object.assign(schemas, messageSchemas(f.type));
-  schemas[schemaName(def.name)] = message(
+  const schema = message(
     def.doc,
     def.fields.map((f) => [f.name, fieldSchema(f)] as const),
   );
+  // An unset optional field is left out.
+  const required = def.fields.filter((f) => !f.optional).map((f) => f.name);
+  schemas[schemaName(def.name)] = { ...schema, required };
   return schemas;
 }
 

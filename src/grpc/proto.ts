@@ -33,7 +33,7 @@ const SCALAR_TYPES: Record<Scalar, string> = {
   bool: 'bool',
 };
 
-const KIND_TYPES: Record<FieldKind, string> = { int32: 'int32', uint64: 'uint64', bool: 'bool', string: 'string' };
+const KIND_TYPES: Record<FieldKind, string> = { int32: 'int32', uint32: 'uint32', uint64: 'uint64', bool: 'bool', string: 'string' };
 
 /** lowerCamelCase to snake_case: the proto name whose JSON name a message definition gives. */
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

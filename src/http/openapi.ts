@@ -163,6 +163,8 @@ function kindSchema(spec: FieldSpec): SchemaObject {
   switch (spec.kind) {
     case 'int32':
       return { type: 'integer', format: 'int32' };
+    case 'uint32':
+      return { type: 'integer', format: 'int64' };
     case 'uint64':
       // The gateway types 64-bit integers as strings of decimal digits in its OpenAPI documents.
       return { type: 'string', format: 'uint64', pattern: '^[0-9]+$' };
@@ -176,6 +178,7 @@ function kindSchema(spec: FieldSpec): SchemaObject {
 /** What the schema column does not say about a field's type. */
 const KIND_TEXT: Record<FieldSpec['kind'], string> = {
   int32: '',
+  uint32: 'A uint32: 0 to 4294967295.',
   uint64:
     'A uint64, written as a string of decimal digits (as the gateway documents 64-bit integers); values above 9223372036854775807 are a 400 parse error.',
   bool: '',

@@ -9,6 +9,12 @@ import { EXAMPLES as REFERRAL_SET_EXAMPLES } from '../operations/referral-sets/e
 import { listReferralSets } from '../operations/referral-sets/index.js';
 import { EXAMPLES as TEAM_STATS_EXAMPLES } from '../operations/team-member-stats/examples.js';
 import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { getCurrentReferralProgram } from '../operations/referral-program/index.js';
+import { EXAMPLES as PROGRAM_EXAMPLES } from '../operations/referral-program/examples.js';
+import { listReferralSetReferees } from '../operations/referral-set-referees/index.js';
+import { EXAMPLES as REFEREE_EXAMPLES } from '../operations/referral-set-referees/examples.js';
+import { getReferralSetStats } from '../operations/referral-set-stats/index.js';
+import { EXAMPLES as SET_STATS_EXAMPLES } from '../operations/referral-set-stats/examples.js';
 
 /** A GET route of the REST door: the operation it answers, and the examples the OpenAPI document shows. */
 export interface Route {
@@ -29,4 +35,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/explorer/api/overview', operation: explorerOverview, examples: [] },
   { path: '/explorer/api/assets', operation: explorerListAssets, examples: [] },
   { path: '/explorer/api/teams', operation: explorerListTeams, examples: [] },
+  { path: '/api/v2/referral-sets/referees', operation: listReferralSetReferees, examples: REFEREE_EXAMPLES },
+  { path: '/api/v2/referral-sets/stats', operation: getReferralSetStats, examples: SET_STATS_EXAMPLES },
+  { path: '/api/v2/referral-programs/current', operation: getCurrentReferralProgram, examples: PROGRAM_EXAMPLES },
 ];

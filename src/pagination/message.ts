@@ -33,9 +33,15 @@ function fieldJsonSql(f: Field, row: string): string {
   return f.nullable ? sqlNullable(value, json) : json;
 }
 
-/** The message's JSON text for a row. */
+/** The message's JSON text for a row. An optional field (never the first) is left out when NULL. */
 export function messageJsonSql(def: MessageDef, row: string): string {
-  return `${def.fields.map((f, i) => `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`).join(' || ')} || '}'`;
+  return `${def.fields
+    .map((f, i) => {
+      const member = `'${i === 0 ? '{' : ','}"${f.name}":' || `;
+      if (f.optional) return `coalesce(${member}CASE WHEN ${f.sql(row)} IS NULL THEN NULL ELSE ${fieldJsonSql(f, row)} END, '')`;
+      return member + fieldJsonSql(f, row);
+    })
+    .join(' || ')} || '}'`;
 }
 
 /** One key of a cursor's JSON and its value, as SQL over a row. */

@@ -22,7 +22,7 @@ import { buildServer } from '../../src/http/server.js';
 import { get, rawRequest, type RawAnswer } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'referral-family'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** A JSON object's field; undefined on anything else. */

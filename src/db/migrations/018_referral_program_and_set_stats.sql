@@ -58,3 +58,7 @@ CREATE TABLE referral_generated_rewards (
 -- ListReferralSetReferees pages: every referee, or a set's, in (joined_at, referee) order.
 CREATE INDEX referral_set_referees_by_joined ON referral_set_referees (joined_at, referee);
 CREATE INDEX referral_set_referees_by_set_joined ON referral_set_referees (set_id, joined_at, referee);
+
+-- joinedAt is served truncated to µs, as every time, and the key sorts by the stored value: the
+-- joins stored whole until now are truncated (ingestion truncates from now on).
+UPDATE referral_set_referees SET joined_at = joined_at - joined_at % 1000 WHERE joined_at % 1000 <> 0;

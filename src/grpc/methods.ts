@@ -2,6 +2,9 @@ import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/i
 import type { AnyOperation } from '../operations/operation.js';
 import { listReferralSets } from '../operations/referral-sets/index.js';
 import { listTeamMembersStatistics } from '../operations/team-member-stats/index.js';
+import { getCurrentReferralProgram } from '../operations/referral-program/index.js';
+import { listReferralSetReferees } from '../operations/referral-set-referees/index.js';
+import { getReferralSetStats } from '../operations/referral-set-stats/index.js';
 
 /**
  * The gRPC door's methods: the data-node's datanode.api.v2.TradingDataService, for the three
@@ -84,5 +87,31 @@ export const METHODS: readonly GrpcMethod[] = [
         pagination(4),
       ],
     },
+  },
+  {
+    operation: listReferralSetReferees,
+    request: {
+      name: 'ListReferralSetRefereesRequest',
+      doc: "ListReferralSetReferees: one filter applies, in this precedence: referral_set_id, referrer, referee; the totals cover the last aggregation_epochs ended epochs.",
+      fields: [
+        { number: 1, field: 'referralSetId' },
+        pagination(2),
+        { number: 3, field: 'referrer' },
+        { number: 4, field: 'referee' },
+        { number: 5, field: 'aggregationEpochs' },
+      ],
+    },
+  },
+  {
+    operation: getReferralSetStats,
+    request: {
+      name: 'GetReferralSetStatsRequest',
+      doc: 'GetReferralSetStats: one epoch (at_epoch, else the latest), or every epoch of a set and referee.',
+      fields: [{ number: 1, field: 'referralSetId' }, { number: 2, field: 'atEpoch' }, { number: 3, field: 'referee' }, pagination(4)],
+    },
+  },
+  {
+    operation: getCurrentReferralProgram,
+    request: { name: 'GetCurrentReferralProgramRequest', doc: 'GetCurrentReferralProgram: no fields.', fields: [] },
   },
 ];

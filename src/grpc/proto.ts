@@ -1,6 +1,6 @@
 import type { Field, MessageDef, Scalar } from '../contract/message.js';
 import type { FieldKind, FieldSpec } from '../contract/query.js';
-import type { PageResponse } from '../operations/operation.js';
+import type { ItemResponse, PageResponse } from '../operations/operation.js';
 import { type GrpcMethod, METHODS, PACKAGE, type RequestMessage } from './methods.js';
 
 /**
@@ -71,7 +71,7 @@ function addNode(all: Messages, def: MessageDef): void {
   for (const f of def.fields) if (typeof f.type !== 'string') addNode(all, f.type);
   const field = (f: Field, i: number) => {
     const type = typeof f.type === 'string' ? SCALAR_TYPES[f.type] : typeName(f.type.name, pkg);
-    return `${f.list ? 'repeated ' : ''}${type} ${snakeCase(f.name)} = ${i + 1};`;
+    return `${f.list ? 'repeated ' : f.optional ? 'optional ' : ''}${type} ${snakeCase(f.name)} = ${i + 1};`;
   };
   all.add(def.name, () => message(def.name.slice(pkg.length + 1), def.doc, def.fields.map(field)));
 }
@@ -91,8 +91,10 @@ function addRequest(all: Messages, request: RequestMessage, specs: Record<string
   all.add(`${PACKAGE}.${request.name}`, () => message(request.name, request.doc, fields));
 }
 
-function addResponse(all: Messages, response: PageResponse): void {
+function addResponse(all: Messages, response: PageResponse | ItemResponse): void {
   const name = (full: string) => typeName(full, PACKAGE);
+  // An item's response message is the message it answers.
+  if (response.kind === 'item') return addNode(all, response.message);
   addNode(all, response.node);
   all.add(response.edge, () =>
     message(name(response.edge), `An edge: one ${response.one} and its cursor.`, [
@@ -124,10 +126,10 @@ const ERROR_DETAIL = message(
   ['int32 code = 1;', 'string message = 2;', 'string inner = 3;'],
 );
 
-function pageResponse(method: GrpcMethod): PageResponse {
+/** The full name of a method's response message. */
+function responseName(method: GrpcMethod): string {
   const response = method.operation.response;
-  if (response.kind !== 'page') throw new Error(`${method.operation.name}: gRPC answers pages only`);
-  return response;
+  return response.kind === 'page' ? response.message : response.message.name;
 }
 
 /** The .proto files: vega's messages, then the service's, which imports them. */
@@ -135,11 +137,11 @@ export function protoFiles(): ProtoFile[] {
   const all = new Messages();
   for (const method of METHODS) {
     addRequest(all, method.request, method.operation.fields);
-    addResponse(all, pageResponse(method));
+    addResponse(all, method.operation.response);
   }
   const rpcs = METHODS.map((m) => {
     const name = m.operation.name;
-    return `  // ${m.operation.summary}.\n  rpc ${name}(${m.request.name}) returns (${typeName(pageResponse(m).message, PACKAGE)});\n`;
+    return `  // ${m.operation.summary}.\n  rpc ${name}(${m.request.name}) returns (${typeName(responseName(m), PACKAGE)});\n`;
   });
   const vega = ['syntax = "proto3";\n', 'package vega;\n', ...all.inPackage('vega'), ERROR_DETAIL];
   const tradingData = [

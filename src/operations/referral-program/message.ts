@@ -16,7 +16,13 @@ export const BENEFIT_TIER = {
     tierString('referralDiscountFactor', 'Deprecated (use `referralDiscountFactors`), as given: "" from core.'),
     rewardFactorsField('referralRewardFactors', 'The reward factors, as given; null when the event had none.', (t) => `(${t}.v -> 'referralRewardFactors')`),
     discountFactorsField('referralDiscountFactors', 'The discount factors, as given; null when the event had none.', (t) => `(${t}.v -> 'referralDiscountFactors')`),
-    { name: 'tierNumber', doc: "The tier's position, 1…n (uint64 as a string).", type: 'uint64', sql: (t) => `(${t}.v ->> 'tierNumber')` },
+    {
+      name: 'tierNumber',
+      doc: "The tier's position, 1…n (uint64 as a string; a proto3 optional field, always set here).",
+      type: 'uint64',
+      optional: true,
+      sql: (t) => `(${t}.v ->> 'tierNumber')`,
+    },
   ],
 } as const satisfies MessageDef;
 

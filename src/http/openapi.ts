@@ -265,7 +265,13 @@ function operationObject(route: Route): OperationObject {
         BLOCK_HEADERS,
       ),
       '400': badRequest(route.examples.filter((e) => e.status === 400)),
-      '404': componentRef('NotFound'),
+      '404': op.notFound
+        ? response(
+            `${op.notFound} Or no route matches the path (no details then).`,
+            status(5, { min: 0, max: 1 }),
+            route.examples.filter((e) => e.status === 404),
+          )
+        : componentRef('NotFound'),
       '429': componentRef('RateLimited'),
       '500': internalError(op),
       '501': componentRef('MethodNotAllowed'),

@@ -64,6 +64,8 @@ export interface Operation<Fields extends Record<string, FieldSpec> = Record<str
    * repeated and malformed keys are no error; `?pretty` still indents.
    */
   ignoresQuery?: true;
+  /** When its answer may be 404 NotFound with a detail (no current referral program): why, for the documents. */
+  notFound?: string;
   response: PageResponse | ItemResponse;
   /** vega.ErrorDetail code and message of unexpected failures of this operation. */
   errorCode: number;

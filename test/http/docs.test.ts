@@ -27,6 +27,9 @@ const PATHS = [
   '/explorer/api/overview',
   '/explorer/api/assets',
   '/explorer/api/teams',
+  '/api/v2/referral-sets/referees',
+  '/api/v2/referral-sets/stats',
+  '/api/v2/referral-programs/current',
 ];
 
 describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {

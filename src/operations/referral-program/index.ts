@@ -29,6 +29,7 @@ export const getCurrentReferralProgram: Operation<Record<string, never>> = {
   reads: ['referral-program'],
   fields: {},
   ignoresQuery: true,
+  notFound: 'No program yet: `code` 5 with the detail 10000 `failed to get current referral program`, inner `no rows in result set`.',
   response: { kind: 'item', message: CURRENT_REFERRAL_PROGRAM },
   errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,

@@ -47,5 +47,8 @@ function filterWhere(filter: RefereeFilter, params: SqlParams): string[] {
   if ('setId' in filter) return [`r.set_id = ${params.id(filter.setId)}`];
   // Core allows one set per referrer: the referrer's sets are one probe of referral_sets_by_referrer.
   if ('referrer' in filter) return [`r.set_id IN (SELECT x.id FROM referral_sets AS x WHERE x.referrer = ${params.id(filter.referrer)})`];
-  return [`r.referee = ${params.id(filter.referee)}`];
+  // At most one row: pinned to its place in (joined_at, referee) by a primary-key point, so that
+  // the scan is an index range whatever the planner makes of the ORDER BY and LIMIT.
+  const referee = params.id(filter.referee);
+  return [`r.joined_at = (SELECT x.joined_at FROM referral_set_referees AS x WHERE x.referee = ${referee})`, `r.referee = ${referee}`];
 }

@@ -248,6 +248,7 @@ class DemoChainBuilder {
     // The chain goes on: epoch E+1 starts.
     this.openBlock(this.clock.sec + 1);
     this.startEpoch(this.p.epochs + 1);
+    for (const [key, payload] of this.program.startEvents(this.p.epochs + 1, this.blockTime)) this.w.event(key, payload);
     this.w.endBlock();
     yield this.w.take();
   }

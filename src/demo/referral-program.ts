@@ -1,5 +1,5 @@
-// The referral program and what core emits while it runs (family.md §10): the program started
-// (then updated) at an epoch START, and at every epoch END a ReferralSetStatsUpdated per set in
+// The referral program and what core emits while it runs (family.md §10): the program started,
+// then updated, at an epoch START, and ended at the chain's last START (its end time passed), and at every epoch END a ReferralSetStatsUpdated per set in
 // set id order (sets without referees too) while it runs, and FeesStats per market with the
 // referrer rewards its referees generated. Drawn from a random stream of its own, so that the
 // chain's other events are those of a chain without it.
@@ -61,6 +61,8 @@ export class ReferralProgramModel {
   private readonly markets: string[];
   readonly startEpoch: number;
   readonly updateEpoch: number;
+  /** The chain's last START (epoch E+1), once the program's end time has passed: it ends. */
+  readonly endEpoch: number;
   private tiers: readonly Tier[] = TIERS_V1;
   private windowLength = 3;
   /** Each set's volume per epoch of the window, newest last. */
@@ -79,6 +81,7 @@ export class ReferralProgramModel {
     this.markets = Array.from({ length: MARKETS }, (_, i) => ids.hex(IdKind.market, i));
     this.startEpoch = Math.max(2, epochs - PROGRAM_EPOCHS + 1);
     this.updateEpoch = Math.max(this.startEpoch + 1, Math.floor((this.startEpoch + epochs) / 2));
+    this.endEpoch = epochs + 1;
   }
 
   /** The program events of epoch `e`'s START block, at `at` (Unix ns). */
@@ -89,6 +92,7 @@ export class ReferralProgramModel {
       this.windowLength = 5;
       return [['referralProgramUpdated', `{"program":${this.program(2)},"updatedAt":"${at}","atEpoch":"${e}"}`]];
     }
+    if (e === this.endEpoch) return [['referralProgramEnded', `{"version":"3","id":"${this.id}","endedAt":"${at}","atEpoch":"${e}"}`]];
     return [];
   }
 
@@ -99,8 +103,8 @@ export class ReferralProgramModel {
         `"referralDiscountFactors":${discountFactors(t.discount)},"tierNumber":"${i + 1}"}`,
     );
     const staking = '[{"minimumStakedTokens":"1","referralRewardMultiplier":"1"},{"minimumStakedTokens":"10000","referralRewardMultiplier":"1.5"}]';
-    // Ends 90 days after the chain's last block, in Unix seconds.
-    const end = this.endSeconds + 90 * 86_400;
+    // Ends an hour before the chain does (Unix seconds): the chain's last epoch START ends it.
+    const end = this.endSeconds - 3_600;
     return `{"version":"${version}","id":"${this.id}","benefitTiers":[${tiers.join(',')}],"endOfProgramTimestamp":"${end}","windowLength":"${this.windowLength}","stakingTiers":${staking}}`;
   }
 

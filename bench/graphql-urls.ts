@@ -18,10 +18,25 @@ function rfc3339NanoOf(ns: string): string | null {
 }
 
 /** Integers shown as Int, and times, by their REST key (graphql.md §3, family.md §9.3). */
-const INT_KEYS = new Set(['epoch', 'totalMembers', 'totalGamesPlayed', 'atEpoch', 'version', 'windowLength', 'minimumEpochs', 'tierNumber']);
+const INT_KEYS = new Set([
+  'epoch',
+  'totalMembers',
+  'totalGamesPlayed',
+  'atEpoch',
+  'version',
+  'windowLength',
+  'minimumEpochs',
+  'tierNumber',
+]);
 const TIME_KEYS = new Set(['createdAt', 'updatedAt', 'joinedAt', 'endOfProgramTimestamp', 'endedAt']);
 /** Factor objects (family.md §9.1): short field names, an absent one as three "", a benefit tier's normalised. */
-const FACTOR_KEYS = new Set(['discountFactors', 'rewardFactors', 'rewardsFactorsMultiplier', 'referralRewardFactors', 'referralDiscountFactors']);
+const FACTOR_KEYS = new Set([
+  'discountFactors',
+  'rewardFactors',
+  'rewardsFactorsMultiplier',
+  'referralRewardFactors',
+  'referralDiscountFactors',
+]);
 const NORMALISED_KEYS = new Set(['referralRewardFactors', 'referralDiscountFactors']);
 
 /** A decimal with no trailing fractional zeros (family.md §9.3), written apart from the service's. */

@@ -23,7 +23,13 @@ export interface FieldSpec {
 }
 
 /** The value a field's kind parses to. */
-type KindValue<K extends FieldKind> = K extends 'int32' | 'uint32' ? number : K extends 'uint64' ? bigint : K extends 'bool' ? boolean : string;
+type KindValue<K extends FieldKind> = K extends 'int32' | 'uint32'
+  ? number
+  : K extends 'uint64'
+    ? bigint
+    : K extends 'bool'
+      ? boolean
+      : string;
 
 /** A field's parsed value: its kind's value or undefined when not given; a repeated field gives a list (empty when absent). */
 export type FieldValue<S extends FieldSpec> = S['repeated'] extends true ? KindValue<S['kind']>[] : KindValue<S['kind']> | undefined;

@@ -102,7 +102,8 @@ export class ReferralProgramModel {
         `{"minimumRunningNotionalTakerVolume":"${t.volume}","minimumEpochs":"${t.epochs}","referralRewardFactors":${rewardFactors(t.reward)},` +
         `"referralDiscountFactors":${discountFactors(t.discount)},"tierNumber":"${i + 1}"}`,
     );
-    const staking = '[{"minimumStakedTokens":"1","referralRewardMultiplier":"1"},{"minimumStakedTokens":"10000","referralRewardMultiplier":"1.5"}]';
+    const staking =
+      '[{"minimumStakedTokens":"1","referralRewardMultiplier":"1"},{"minimumStakedTokens":"10000","referralRewardMultiplier":"1.5"}]';
     // Ends an hour before the chain does (Unix seconds): the chain's last epoch START ends it.
     const end = this.endSeconds - 3_600;
     return `{"version":"${version}","id":"${this.id}","benefitTiers":[${tiers.join(',')}],"endOfProgramTimestamp":"${end}","windowLength":"${this.windowLength}","stakingTiers":${staking}}`;
@@ -158,8 +159,13 @@ export class ReferralProgramModel {
       }
     });
     return this.markets.map((market, m) => {
-      const generated = [...byMarket[m]!].map(([set, entries]) => `{"referrer":"${s.referrer(set)}","generatedReward":[${entries.join(',')}]}`);
-      return ['feesStats', `{"market":"${market}","asset":"${this.asset}","epochSeq":"${e}","referrerRewardsGenerated":[${generated.join(',')}]}`];
+      const generated = [...byMarket[m]!].map(
+        ([set, entries]) => `{"referrer":"${s.referrer(set)}","generatedReward":[${entries.join(',')}]}`,
+      );
+      return [
+        'feesStats',
+        `{"market":"${market}","asset":"${this.asset}","epochSeq":"${e}","referrerRewardsGenerated":[${generated.join(',')}]}`,
+      ];
     });
   }
 }

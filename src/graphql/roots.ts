@@ -101,12 +101,20 @@ const FACTOR_VIEWS: Readonly<Record<string, MessageView>> = {
   'vega.DiscountFactors': {
     name: 'DiscountFactors',
     order: ['infrastructureDiscountFactor', 'makerDiscountFactor', 'liquidityDiscountFactor'],
-    names: { infrastructureDiscountFactor: 'infrastructureFactor', makerDiscountFactor: 'makerFactor', liquidityDiscountFactor: 'liquidityFactor' },
+    names: {
+      infrastructureDiscountFactor: 'infrastructureFactor',
+      makerDiscountFactor: 'makerFactor',
+      liquidityDiscountFactor: 'liquidityFactor',
+    },
   },
   'vega.RewardFactors': {
     name: 'RewardFactors',
     order: ['infrastructureRewardFactor', 'makerRewardFactor', 'liquidityRewardFactor'],
-    names: { infrastructureRewardFactor: 'infrastructureFactor', makerRewardFactor: 'makerFactor', liquidityRewardFactor: 'liquidityFactor' },
+    names: {
+      infrastructureRewardFactor: 'infrastructureFactor',
+      makerRewardFactor: 'makerFactor',
+      liquidityRewardFactor: 'liquidityFactor',
+    },
   },
 };
 

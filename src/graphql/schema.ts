@@ -225,7 +225,12 @@ function rootFieldConfig(root: RootField, types: Types, resolve: RootResolver): 
  * A root field answering one message: the response message's one field (GetCurrentReferralProgram's
  * currentReferralProgram), as its own object type.
  */
-function itemFieldConfig(root: RootField, response: ItemResponse, types: Types, resolve: RootResolver): GraphQLFieldConfig<unknown, unknown> {
+function itemFieldConfig(
+  root: RootField,
+  response: ItemResponse,
+  types: Types,
+  resolve: RootResolver,
+): GraphQLFieldConfig<unknown, unknown> {
   const [field] = response.message.fields;
   if (!field || typeof field.type === 'string') throw new Error(`${root.name}: an item root needs its response's message field`);
   const type = messageType(field.type, root.views, types);
@@ -234,7 +239,8 @@ function itemFieldConfig(root: RootField, response: ItemResponse, types: Types, 
     type: root.nullable ? type : new GraphQLNonNull(type),
     description: root.operation.summary,
     args: {},
-    resolve: async (source, args, ctx, info) => ((await result(source, args, ctx, info)) as ItemResult<Record<string, unknown>>).value()[field.name],
+    resolve: async (source, args, ctx, info) =>
+      ((await result(source, args, ctx, info)) as ItemResult<Record<string, unknown>>).value()[field.name],
   };
 }
 

@@ -92,7 +92,7 @@ export const METHODS: readonly GrpcMethod[] = [
     operation: listReferralSetReferees,
     request: {
       name: 'ListReferralSetRefereesRequest',
-      doc: "ListReferralSetReferees: one filter applies, in this precedence: referral_set_id, referrer, referee; the totals cover the last aggregation_epochs ended epochs.",
+      doc: 'ListReferralSetReferees: one filter applies, in this precedence: referral_set_id, referrer, referee; the totals cover the last aggregation_epochs ended epochs.',
       fields: [
         { number: 1, field: 'referralSetId' },
         pagination(2),

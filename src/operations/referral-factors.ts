@@ -15,7 +15,12 @@ function factors(name: string, doc: string, keys: readonly string[], json: (row:
     name,
     doc,
     fields: keys.map(
-      (key): Field => ({ name: key, doc: 'As the event gave it; "" when absent.', type: 'string', sql: (r) => `coalesce(${json(r)} ->> '${key}', '')` }),
+      (key): Field => ({
+        name: key,
+        doc: 'As the event gave it; "" when absent.',
+        type: 'string',
+        sql: (r) => `coalesce(${json(r)} ->> '${key}', '')`,
+      }),
     ),
   };
 }
@@ -32,5 +37,7 @@ export function rewardFactorsField(name: string, doc: string, json: (row: string
 /** A vega.DiscountFactors field: null when the event had none, or (`always`) three "" strings then. */
 export function discountFactorsField(name: string, doc: string, json: (row: string) => string, always = false): Field {
   const type = factors('vega.DiscountFactors', 'Discount factors, per fee kind.', DISCOUNT_KEYS, json);
-  return always ? { name, doc, type, sql: (r) => objectText(json(r)) } : { name, doc, type, nullable: true, sql: (r) => objectText(json(r)) };
+  return always
+    ? { name, doc, type, sql: (r) => objectText(json(r)) }
+    : { name, doc, type, nullable: true, sql: (r) => objectText(json(r)) };
 }

@@ -84,7 +84,11 @@ test('bad input is named, the same in both forms (family.md §10)', () => {
       /not a decimal number: "1e5"/,
     ],
     [program({ program: { id: 'nothex', version: '1' } }), 'referralProgramStarted.program.id', /not a hex id/],
-    [program({ program: { id: ID, endOfProgramTimestamp: '9300000000' } }), 'referralProgramStarted.program.endOfProgramTimestamp', /out of range/],
+    [
+      program({ program: { id: ID, endOfProgramTimestamp: '9300000000' } }),
+      'referralProgramStarted.program.endOfProgramTimestamp',
+      /out of range/,
+    ],
   ];
   for (const [e, field, reason] of cases) {
     const fromJson = () => decodeLine(JSON.stringify(e), 3);
@@ -105,7 +109,9 @@ test('bad input is named, the same in both forms (family.md §10)', () => {
   }
   // Absent strings and objects are no error: "" and null, volumes counting 0.
   const [absent] = decodeLine(JSON.stringify(stats({ setId: ID, refereesStats: [{ partyId: ID }] })), 1);
-  assert.deepEqual((absent!.body as { referees: unknown[] }).referees, [{ partyId: ID, volume: '', volumeValue: '0', discountFactors: null }]);
+  assert.deepEqual((absent!.body as { referees: unknown[] }).referees, [
+    { partyId: ID, volume: '', volumeValue: '0', discountFactors: null },
+  ]);
 });
 
 for (const kind of STORE_KINDS) {
@@ -139,7 +145,12 @@ for (const kind of STORE_KINDS) {
     const cursor = (o: object) => encodeURIComponent(Buffer.from(JSON.stringify(o)).toString('base64'));
     const plans: [string, typeof listReferralSetReferees | typeof getReferralSetStats, string, RegExp][] = [
       ['referees, every one', listReferralSetReferees, 'pagination.first=2', /referral_set_referees_by_joined/],
-      ['referees, by set', listReferralSetReferees, `referralSetId=${'51'.repeat(32)}&pagination.first=1`, /referral_set_referees_by_set_joined/],
+      [
+        'referees, by set',
+        listReferralSetReferees,
+        `referralSetId=${'51'.repeat(32)}&pagination.first=1`,
+        /referral_set_referees_by_set_joined/,
+      ],
       ['referees, by referee', listReferralSetReferees, `referee=${'a1'.repeat(32)}`, /referral_set_referees_pkey/],
       ['set stats, latest epoch', getReferralSetStats, 'pagination.first=2', /referral_set_referee_stats_pkey/],
       [
@@ -149,7 +160,12 @@ for (const kind of STORE_KINDS) {
         /referral_set_referee_stats_pkey/,
       ],
       ['set stats, by referee', getReferralSetStats, `referee=${'a1'.repeat(32)}&atEpoch=2`, /referral_set_referee_stats_by_party/],
-      ['set stats, history', getReferralSetStats, `referralSetId=${'51'.repeat(32)}&referee=${'a1'.repeat(32)}`, /referral_set_referee_stats_by_party/],
+      [
+        'set stats, history',
+        getReferralSetStats,
+        `referralSetId=${'51'.repeat(32)}&referee=${'a1'.repeat(32)}`,
+        /referral_set_referee_stats_by_party/,
+      ],
     ];
     for (const [name, op, query, index] of plans) {
       test(`plan: ${name} is an index range scan`, async () => {

@@ -14,8 +14,16 @@ export const BENEFIT_TIER = {
     tierString('minimumEpochs', 'The epochs in the set the tier needs, as given.'),
     tierString('referralRewardFactor', 'Deprecated (use `referralRewardFactors`), as given: "" from core.'),
     tierString('referralDiscountFactor', 'Deprecated (use `referralDiscountFactors`), as given: "" from core.'),
-    rewardFactorsField('referralRewardFactors', 'The reward factors, as given; null when the event had none.', (t) => `(${t}.v -> 'referralRewardFactors')`),
-    discountFactorsField('referralDiscountFactors', 'The discount factors, as given; null when the event had none.', (t) => `(${t}.v -> 'referralDiscountFactors')`),
+    rewardFactorsField(
+      'referralRewardFactors',
+      'The reward factors, as given; null when the event had none.',
+      (t) => `(${t}.v -> 'referralRewardFactors')`,
+    ),
+    discountFactorsField(
+      'referralDiscountFactors',
+      'The discount factors, as given; null when the event had none.',
+      (t) => `(${t}.v -> 'referralDiscountFactors')`,
+    ),
     {
       name: 'tierNumber',
       doc: "The tier's position, 1…n (uint64 as a string; a proto3 optional field, always set here).",
@@ -47,15 +55,32 @@ export const REFERRAL_PROGRAM = {
   fields: [
     { name: 'version', doc: "The program's version (uint64 as a string).", type: 'uint64', sql: (p) => `${p}.version` },
     { name: 'id', doc: "The program's id.", type: 'id', sql: (p) => `${p}.id` },
-    { name: 'benefitTiers', doc: 'The benefit tiers, in order.', type: BENEFIT_TIER, list: true, sql: (p) => elements(`${p}.benefit_tiers`, BENEFIT_TIER) },
+    {
+      name: 'benefitTiers',
+      doc: 'The benefit tiers, in order.',
+      type: BENEFIT_TIER,
+      list: true,
+      sql: (p) => elements(`${p}.benefit_tiers`, BENEFIT_TIER),
+    },
     {
       name: 'endOfProgramTimestamp',
       doc: 'When the program ends: Unix nanoseconds (int64 as a string).',
       type: 'timestamp',
       sql: (p) => `${p}.end_of_program`,
     },
-    { name: 'windowLength', doc: 'The epochs the running volume covers (uint64 as a string).', type: 'uint64', sql: (p) => `${p}.window_length` },
-    { name: 'stakingTiers', doc: 'The staking tiers, in order.', type: STAKING_TIER, list: true, sql: (p) => elements(`${p}.staking_tiers`, STAKING_TIER) },
+    {
+      name: 'windowLength',
+      doc: 'The epochs the running volume covers (uint64 as a string).',
+      type: 'uint64',
+      sql: (p) => `${p}.window_length`,
+    },
+    {
+      name: 'stakingTiers',
+      doc: 'The staking tiers, in order.',
+      type: STAKING_TIER,
+      list: true,
+      sql: (p) => elements(`${p}.staking_tiers`, STAKING_TIER),
+    },
     {
       name: 'endedAt',
       doc: 'When the program ended: Unix nanoseconds (int64 as a string), truncated to microseconds; left out while it runs.',

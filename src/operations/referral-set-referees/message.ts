@@ -27,7 +27,12 @@ export const REFERRAL_SET_REFEREE = {
       type: 'timestamp',
       sql: (r) => `${r}.joined_at`,
     },
-    { name: 'atEpoch', doc: 'The epoch in which the referee joined the set (uint64 as a string).', type: 'uint64', sql: (r) => `${r}.at_epoch` },
+    {
+      name: 'atEpoch',
+      doc: 'The epoch in which the referee joined the set (uint64 as a string).',
+      type: 'uint64',
+      sql: (r) => `${r}.at_epoch`,
+    },
     {
       name: 'totalRefereeNotionalTakerVolume',
       doc: "The referee's notional taker volume over the window, in any set.",

@@ -17,7 +17,11 @@ export type RefereeFilter = { setId: string } | { referrer: string } | { referee
  * never created is not listed). Each row's two totals are bounded aggregations over the window
  * max(L − N, 0) < epoch ≤ L (see message.ts), L = chain_head.last_ended_epoch.
  */
-export function refereesPage(filter: RefereeFilter, aggregationEpochs: number, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
+export function refereesPage(
+  filter: RefereeFilter,
+  aggregationEpochs: number,
+  req: PageRequest<Position>,
+): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   // One row, NULL bounds (an empty window) without an ended epoch.
   const window = `(SELECT greatest(h.last_ended_epoch - ${params.bigint(aggregationEpochs)}, 0) AS lo, h.last_ended_epoch AS hi

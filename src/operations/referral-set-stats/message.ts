@@ -25,15 +25,25 @@ export const REFERRAL_SET_STATS = {
     deprecated('rewardFactor', 'rewardFactors'),
     {
       name: 'epochNotionalTakerVolume',
-      doc: "The referee's notional taker volume in the epoch, as the event gave it (\"\" when absent).",
+      doc: 'The referee\'s notional taker volume in the epoch, as the event gave it ("" when absent).',
       type: 'string',
       sql: (u) => `${u}.volume`,
     },
     { name: 'rewardsMultiplier', doc: 'As the event gave it.', type: 'string', sql: (u) => `${u}.rewards_multiplier` },
     deprecated('rewardsFactorMultiplier', 'rewardsFactorsMultiplier'),
     { name: 'wasEligible', doc: 'Whether the set was eligible for rewards in the epoch.', type: 'bool', sql: (u) => `${u}.was_eligible` },
-    { name: 'referrerTakerVolume', doc: "The referrer's taker volume, as the event gave it.", type: 'string', sql: (u) => `${u}.referrer_taker_volume` },
-    discountFactorsField('discountFactors', "The referee's discount factors; three \"\" when the event had none.", (u) => `${u}.discount_factors`, true),
+    {
+      name: 'referrerTakerVolume',
+      doc: "The referrer's taker volume, as the event gave it.",
+      type: 'string',
+      sql: (u) => `${u}.referrer_taker_volume`,
+    },
+    discountFactorsField(
+      'discountFactors',
+      'The referee\'s discount factors; three "" when the event had none.',
+      (u) => `${u}.discount_factors`,
+      true,
+    ),
     rewardFactorsField('rewardFactors', "The set's reward factors; null when the event had none.", (u) => `${u}.reward_factors`),
     rewardFactorsField(
       'rewardsFactorsMultiplier',

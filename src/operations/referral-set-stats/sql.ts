@@ -47,14 +47,13 @@ export function setStatsPage(filter: StatsFilter, req: PageRequest<Position>): {
   const limit = params.bigint(plan.fetchLimit);
   const c = req.cursor;
   const cursor = c ? { epoch: params.bigint(c.epoch), set: params.id(c.setId), party: params.id(c.party) } : null;
-  const inEpoch = (op: string) => (cursor ? [`x.epoch = ${cursor.epoch}`, `(x.set_id, x.party) ${op} (${cursor.set}, ${cursor.party})`] : []);
+  const inEpoch = (op: string) =>
+    cursor ? [`x.epoch = ${cursor.epoch}`, `(x.set_id, x.party) ${op} (${cursor.set}, ${cursor.party})`] : [];
   const pastEpoch = (op: string) => (cursor ? [`x.epoch ${op} ${cursor.epoch}`] : []);
   const branch = (conditions: string[]) =>
     `(SELECT x.epoch, x.set_id, x.party, x.volume, x.discount_factors FROM ${from} ${where([...base, ...conditions])}
        ORDER BY ${order(epochOrder, setOrder)} LIMIT ${limit})`;
-  const selected = cursor
-    ? `${branch(inEpoch(beyond(setOrder)))} UNION ALL ${branch(pastEpoch(beyond(epochOrder)))}`
-    : branch([]);
+  const selected = cursor ? `${branch(inEpoch(beyond(setOrder)))} UNION ALL ${branch(pastEpoch(beyond(epochOrder)))}` : branch([]);
   const probe = (conditions: string[]) =>
     `(SELECT true FROM ${from} ${where([...base, ...conditions])} ORDER BY ${order(flip(epochOrder), flip(setOrder))} LIMIT 1)`;
   const otherSide = cursor

@@ -212,7 +212,11 @@ export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number
       2: uint64('atEpoch'),
       3: string('referralSetRunningNotionalTakerVolume'),
       // discount_factor (2) is deprecated and not read; field 3 is unused.
-      4: messages('refereesStats', { 1: string('partyId'), 4: string('epochNotionalTakerVolume'), 5: message('discountFactors', DISCOUNT_FACTORS) }),
+      4: messages('refereesStats', {
+        1: string('partyId'),
+        4: string('epochNotionalTakerVolume'),
+        5: message('discountFactors', DISCOUNT_FACTORS),
+      }),
       6: string('rewardsMultiplier'),
       8: bool('wasEligible'),
       9: string('referrerTakerVolume'),

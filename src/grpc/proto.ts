@@ -94,7 +94,10 @@ function addRequest(all: Messages, request: RequestMessage, specs: Record<string
 function addResponse(all: Messages, response: PageResponse | ItemResponse): void {
   const name = (full: string) => typeName(full, PACKAGE);
   // An item's response message is the message it answers.
-  if (response.kind === 'item') return addNode(all, response.message);
+  if (response.kind === 'item') {
+    addNode(all, response.message);
+    return;
+  }
   addNode(all, response.node);
   all.add(response.edge, () =>
     message(name(response.edge), `An edge: one ${response.one} and its cursor.`, [

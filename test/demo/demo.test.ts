@@ -126,7 +126,8 @@ test('small has the expected order of magnitude and every kind of event', () => 
   assert.equal(count(parsed, 'teamsStatsUpdated'), p.epochs);
   assert.equal(count(parsed, 'epochEvent'), 2 * p.epochs + 1);
   // The referral program: started, updated, ended; fee statistics per market at every epoch end.
-  for (const key of ['referralProgramStarted', 'referralProgramUpdated', 'referralProgramEnded'] as const) assert.equal(count(parsed, key), 1, key);
+  for (const key of ['referralProgramStarted', 'referralProgramUpdated', 'referralProgramEnded'] as const)
+    assert.equal(count(parsed, key), 1, key);
   assert.equal(count(parsed, 'feesStats'), 3 * p.epochs);
 });
 

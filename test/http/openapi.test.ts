@@ -61,7 +61,14 @@ const CONTRACT: Record<string, { operationId: string; query: [string, Kind][] }>
   },
   '/api/v2/referral-sets/stats': {
     operationId: 'TradingDataService_GetReferralSetStats',
-    query: [...PAGINATION, ['referralSetId', 'id'], ['referral_set_id', 'id'], ['atEpoch', 'uint64'], ['at_epoch', 'uint64'], ['referee', 'id']],
+    query: [
+      ...PAGINATION,
+      ['referralSetId', 'id'],
+      ['referral_set_id', 'id'],
+      ['atEpoch', 'uint64'],
+      ['at_epoch', 'uint64'],
+      ['referee', 'id'],
+    ],
   },
   '/api/v2/referral-programs/current': { operationId: 'TradingDataService_GetCurrentReferralProgram', query: [] },
 };
@@ -260,7 +267,11 @@ for (const kind of STORE_KINDS) {
         assert.equal(s.additionalProperties, false, name);
         // Every field but a proto3 optional one (family.md §3), left out when unset.
         const optional = (name === 'v2ReferralProgram' && ['endedAt']) || (name === 'vegaBenefitTier' && ['tierNumber']) || [];
-        assert.deepEqual(s.required, Object.keys(s.properties!).filter((p) => !optional.includes(p)), name);
+        assert.deepEqual(
+          s.required,
+          Object.keys(s.properties!).filter((p) => !optional.includes(p)),
+          name,
+        );
       }
       const codes: Record<string, number> = { '400': 3, '404': 5, '429': 8, '500': 13, '501': 12, '503': 14, '504': 4 };
       for (const [path, item] of Object.entries(doc.paths)) {

@@ -7,32 +7,12 @@
  * answers' in GraphQL's encodings; with errorPolicy 'none' an error anywhere fails the request.
  */
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { runNode } from '../helpers/cli.js';
+import { apollo } from '../helpers/graphql.js';
 import { graphqlNode } from '../../bench/graphql-urls.js';
 import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-
-const CLIENT = fileURLToPath(new URL('apollo-client.mjs', import.meta.url));
-
-interface ApolloRequest {
-  query: string;
-  variables?: Record<string, unknown>;
-  errorPolicy?: 'none' | 'all';
-}
-interface ApolloResult {
-  data?: Record<string, unknown>;
-  errors?: unknown[];
-  error?: { message: string; graphQLErrors: unknown[] };
-}
-
-async function apollo(base: string, requests: ApolloRequest[]): Promise<ApolloResult[]> {
-  const res = await runNode([CLIENT, base], { stdin: JSON.stringify(requests) });
-  assert.equal(res.code, 0, res.stderr);
-  return JSON.parse(res.stdout) as ApolloResult[];
-}
 
 /** Apollo's whole document (the console's ReferralSets, TeamMembers and rewards queries, as one). */
 const DOCUMENT = `

@@ -18,9 +18,44 @@ function rfc3339NanoOf(ns: string): string | null {
   return `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
 }
 
-/** The uint64 fields GraphQL shows as Int, and the times it shows in RFC3339Nano (graphql.md §3, family.md §9.3). */
-const INT_KEYS = new Set(['epoch', 'totalMembers', 'totalGamesPlayed', 'createdAtEpoch', 'joinedAtEpoch']);
-const TIME_KEYS = new Set(['createdAt', 'updatedAt', 'joinedAt']);
+/** Integers shown as Int, and times, by their REST key (graphql.md §3, family.md §9.3). */
+const INT_KEYS = new Set([
+  'epoch',
+  'totalMembers',
+  'totalGamesPlayed',
+  'atEpoch',
+  'version',
+  'windowLength',
+  'minimumEpochs',
+  'tierNumber',
+  'createdAtEpoch',
+  'joinedAtEpoch',
+]);
+const TIME_KEYS = new Set(['createdAt', 'updatedAt', 'joinedAt', 'endOfProgramTimestamp', 'endedAt']);
+/** Factor objects (family.md §9.1): short field names, an absent one as three "", a benefit tier's normalised. */
+const FACTOR_KEYS = new Set([
+  'discountFactors',
+  'rewardFactors',
+  'rewardsFactorsMultiplier',
+  'referralRewardFactors',
+  'referralDiscountFactors',
+]);
+const NORMALISED_KEYS = new Set(['referralRewardFactors', 'referralDiscountFactors']);
+
+/** A decimal with no trailing fractional zeros (family.md §9.3), written apart from the service's. */
+function normalised(text: string): string {
+  if (text === '' || !text.includes('.')) return text;
+  return text.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function factorsOf(key: string, value: Record<string, string> | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kind of ['infrastructure', 'liquidity', 'maker']) {
+    const given = value === null ? '' : (Object.entries(value).find(([k]) => k.startsWith(kind))?.[1] ?? '');
+    out[`${kind}Factor`] = NORMALISED_KEYS.has(key) && value !== null ? normalised(given) : given;
+  }
+  return out;
+}
 
 /** A REST node's values in GraphQL's encodings (graphql.md §3): epochs and counts as numbers, times in RFC3339Nano. */
 export function graphqlNode(node: Record<string, unknown>): Record<string, unknown> {
@@ -28,9 +63,14 @@ export function graphqlNode(node: Record<string, unknown>): Record<string, unkno
   for (const [key, value] of Object.entries(node)) {
     if (INT_KEYS.has(key)) out[key] = Number(value);
     else if (TIME_KEYS.has(key)) out[key] = rfc3339NanoOf(value as string);
+    else if (FACTOR_KEYS.has(key)) out[key] = factorsOf(key, value as Record<string, string> | null);
+    // ReferralSetReferee's referee is refereeId in GraphQL; TeamReferee's keeps its name.
+    else if (key === 'referee' && 'referralSetId' in node) out.refereeId = value;
     else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === 'object' ? graphqlNode(v as Record<string, unknown>) : v));
     else out[key] = value;
   }
+  // An ended program's endedAt, null while it runs.
+  if ('endOfProgramTimestamp' in node && !('endedAt' in node)) out.endedAt = null;
   return out;
 }
 
@@ -43,7 +83,17 @@ export interface Asked {
   variables: Record<string, unknown>;
 }
 
+const FACTORS = '{ infrastructureFactor liquidityFactor makerFactor }';
+
 const SELECTIONS: Record<string, string> = {
+  referralSetReferees: 'referralSetId refereeId joinedAt atEpoch totalRefereeNotionalTakerVolume totalRefereeGeneratedRewards',
+  referralSetStats:
+    'atEpoch referralSetRunningNotionalTakerVolume partyId discountFactor rewardFactor epochNotionalTakerVolume rewardsMultiplier ' +
+    `rewardsFactorMultiplier wasEligible referrerTakerVolume discountFactors ${FACTORS} rewardFactors ${FACTORS} rewardsFactorsMultiplier ${FACTORS}`,
+  currentReferralProgram:
+    'version id benefitTiers { minimumRunningNotionalTakerVolume minimumEpochs referralRewardFactor referralDiscountFactor ' +
+    `referralRewardFactors ${FACTORS} referralDiscountFactors ${FACTORS} tierNumber } endOfProgramTimestamp windowLength ` +
+    'stakingTiers { minimumStakedTokens referralRewardMultiplier } endedAt',
   referralSets: 'id referrer createdAt updatedAt totalMembers',
   teamMembersStatistics:
     'partyId totalQuantumVolume totalQuantumRewards quantumRewards { epoch totalQuantumRewards } totalGamesPlayed gamesPlayed quantumVolumes { epoch totalQuantumVolumes }',
@@ -75,6 +125,11 @@ export function asGraphql(request: string): Asked | undefined {
   const found = routeOf(path);
   if (!found) return undefined;
   const route = ROUTES.find((r) => r.path === found.path)!;
+  if (route.path === '/api/v2/referral-programs/current') {
+    // No arguments, no query string read (family.md §1).
+    const field = 'currentReferralProgram';
+    return { field, query: `query Fixture { ${field} { ${SELECTIONS[field]} } }`, variables: {} };
+  }
   let fields: Record<string, unknown>;
   try {
     fields = parseQuery(queryPairs(query), route.operation.fields);
@@ -93,6 +148,25 @@ export function asGraphql(request: string): Asked | undefined {
     Object.assign(variables, { id: fields.referralSetId, referrer: fields.referrer, referee: fields.referee });
     defs = '$id: ID, $referrer: ID, $referee: ID, $pagination: Pagination';
     args = 'id: $id, referrer: $referrer, referee: $referee, pagination: $pagination';
+  } else if (route.path === '/api/v2/referral-sets/referees') {
+    field = 'referralSetReferees';
+    // A uint32 above Int's range is sent negative: it wraps to 32 bits (family.md §9.2).
+    const epochs = fields.aggregationEpochs as number | undefined;
+    Object.assign(variables, {
+      id: fields.referralSetId,
+      referrer: fields.referrer,
+      referee: fields.referee,
+      aggregationEpochs: epochs === undefined || epochs <= INT_MAX ? epochs : epochs - 2 ** 32,
+    });
+    defs = '$id: ID, $referrer: ID, $referee: ID, $pagination: Pagination, $aggregationEpochs: Int';
+    args = 'id: $id, referrer: $referrer, referee: $referee, pagination: $pagination, aggregationEpochs: $aggregationEpochs';
+  } else if (route.path === '/api/v2/referral-sets/stats') {
+    field = 'referralSetStats';
+    const epoch = int(fields.atEpoch);
+    if (epoch === null) return undefined;
+    Object.assign(variables, { setId: fields.referralSetId, epoch, partyId: fields.referee });
+    defs = '$setId: ID, $epoch: Int, $partyId: ID, $pagination: Pagination';
+    args = 'setId: $setId, epoch: $epoch, partyId: $partyId, pagination: $pagination';
   } else if (route.path === '/api/v2/teams/:teamId/stats') {
     field = 'teamMembersStatistics';
     const epochs = int(fields.aggregationEpochs);
@@ -145,8 +219,10 @@ export function withUrls(node: Json): Json {
   const { teamId, referrer, name, teamUrl = '', avatarUrl = '', ...rest } = node;
   return { teamId, referrer, name, teamUrl, avatarUrl, ...rest };
 }
+
 /** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors). */
 export function graphqlAnswer(field: string, status: number, body: Json): Json {
+  if (status === 200 && field === 'currentReferralProgram') return { data: { [field]: graphqlNode(body[field] as Json) } };
   if (status === 200) {
     const connection = Object.values(body)[0] as { edges: { node: Json; cursor: string }[]; pageInfo: Json };
     const edges = connection.edges.map((e) => ({ node: graphqlNode(field === 'teams' ? withUrls(e.node) : e.node), cursor: e.cursor }));
@@ -155,13 +231,15 @@ export function graphqlAnswer(field: string, status: number, body: Json): Json {
     };
   }
   const details = body.details as { message: string }[];
-  const codeNames: Record<number, string> = { 3: 'InvalidArgument', 13: 'Internal' };
+  const codeNames: Record<number, string> = { 3: 'InvalidArgument', 5: 'NotFound', 13: 'Internal' };
   const error = {
     message: details.map((d) => d.message).join(', '),
     path: [field],
     extensions: { code: body.code, type: codeNames[body.code as number] },
   };
-  return { errors: [error], data: field === 'referralSets' ? null : { [field]: null } };
+  // Non-null roots null all of data (graphql.md §5, family.md §9.3).
+  const nonNull = field === 'referralSets' || field === 'referralSetReferees' || field === 'referralSetStats';
+  return { errors: [error], data: nonNull ? null : { [field]: null } };
 }
 
 /** A REST URL's request as GET /graphql (the benchmark's requests, all expressible). */

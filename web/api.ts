@@ -10,6 +10,8 @@ import type { TEAM as DATA_NODE_TEAM } from '../src/operations/list-teams/messag
 import type { TEAM_STATISTICS } from '../src/operations/list-teams-statistics/message.js';
 import type { REFERRAL_SET } from '../src/operations/referral-sets/message.js';
 import type { TEAM_MEMBER_STATISTICS } from '../src/operations/team-member-stats/message.js';
+import type { REFERRAL_SET_REFEREE } from '../src/operations/referral-set-referees/message.js';
+import type { REFERRAL_SET_STATS } from '../src/operations/referral-set-stats/message.js';
 import type { Connection, MessageJson } from '../src/contract/message.js';
 
 export type { Connection, PageInfo } from '../src/contract/message.js';
@@ -18,6 +20,8 @@ export type { Connection, PageInfo } from '../src/contract/message.js';
 export type ReferralSet = MessageJson<typeof REFERRAL_SET>;
 export type TeamMemberStatistics = MessageJson<typeof TEAM_MEMBER_STATISTICS>;
 export type RewardSummary = MessageJson<typeof EPOCH_REWARD_SUMMARY>;
+export type ReferralSetReferee = MessageJson<typeof REFERRAL_SET_REFEREE>;
+export type ReferralSetStats = MessageJson<typeof REFERRAL_SET_STATS>;
 /** GET /explorer/api/assets: symbol, name, decimals, quantum and status are null when no asset event was seen. */
 export type Asset = MessageJson<typeof ASSET>;
 /** A node of GET /explorer/api/teams. */

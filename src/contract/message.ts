@@ -29,7 +29,7 @@ export interface Field {
   readonly type: Scalar | MessageDef;
   /** A JSON array of the type. */
   readonly list?: true;
-  /** JSON null when the SQL value is NULL (the explorer's messages only: the data-node's never are). */
+  /** JSON null when the SQL value is NULL (a message field the event lacked, and the explorer's messages). */
   readonly nullable?: true;
   /** A proto3 `optional` field: left out of the JSON when the SQL value is NULL (family.md §3). Never a message's first field. */
   readonly optional?: true;

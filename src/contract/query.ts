@@ -7,7 +7,7 @@ import type { SchemaObject } from './openapi.js';
  * its JSON name and its proto name, repeated fields by repeating the key, a singular field given
  * twice is an error, `+` is a space, unknown keys are ignored. Error texts follow the gateway's.
  */
-export type FieldKind = 'int32' | 'uint64' | 'bool' | 'string';
+export type FieldKind = 'int32' | 'uint32' | 'uint64' | 'bool' | 'string';
 
 export interface FieldSpec {
   /** Query keys that set this field: the JSON name first, then the proto name when different. */
@@ -23,7 +23,13 @@ export interface FieldSpec {
 }
 
 /** The value a field's kind parses to. */
-type KindValue<K extends FieldKind> = K extends 'int32' ? number : K extends 'uint64' ? bigint : K extends 'bool' ? boolean : string;
+type KindValue<K extends FieldKind> = K extends 'int32' | 'uint32'
+  ? number
+  : K extends 'uint64'
+    ? bigint
+    : K extends 'bool'
+      ? boolean
+      : string;
 
 /** A field's parsed value: its kind's value or undefined when not given; a repeated field gives a list (empty when absent). */
 export type FieldValue<S extends FieldSpec> = S['repeated'] extends true ? KindValue<S['kind']>[] : KindValue<S['kind']> | undefined;
@@ -41,6 +47,7 @@ export function queryPairs(raw: string): [string, string][] {
   return pairs;
 }
 
+const UINT32_MAX = 2n ** 32n - 1n;
 const INT = /^[+-]?\d+$/;
 const UINT = /^\+?\d+$/;
 const BOOL_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
@@ -60,6 +67,12 @@ function convert(spec: FieldSpec, text: string): number | bigint | boolean | str
       const n = BigInt(text);
       if (n < -(2n ** 31n) || n > 2n ** 31n - 1n)
         throw parseError(`${field}: strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
+      return Number(n);
+    }
+    case 'uint32': {
+      if (!UINT.test(text)) throw parseError(`${field}: strconv.ParseUint: parsing ${goQuote(text)}: invalid syntax`);
+      const n = BigInt(text);
+      if (n > UINT32_MAX) throw parseError(`${field}: strconv.ParseUint: parsing ${goQuote(text)}: value out of range`);
       return Number(n);
     }
     case 'uint64': {

@@ -18,6 +18,12 @@ export const READ_MODELS = [
   'assets',
   /** chain_head.last_ended_epoch: the window of team statistics (its height and time change with every block: see 'block') */
   'chain-head',
+  /** referral_program */
+  'referral-program',
+  /** referral_set_epochs, referral_set_referee_stats */
+  'referral-set-stats',
+  /** referral_generated_rewards */
+  'referral-generated-rewards',
 ] as const;
 
 export type ReadModel = (typeof READ_MODELS)[number];

@@ -4,7 +4,9 @@
 // event per asset, with its symbol and decimals), activity blocks
 // (referral sets and joins, teams, joins, switches and leaves, team updates, game transfers),
 // then at the epoch's end a block with epochEvent END, teamsStatsUpdated (every current member
-// of every team) and the first reward payouts, followed by more payout blocks as needed.
+// of every team), the referral program's set and fee statistics (referral-program.ts; the
+// program starts and is updated in START blocks) and the first reward payouts, followed by more
+// payout blocks as needed.
 // A final block starts epoch E+1. Every block is beginBlock, timeUpdate, events, events of the
 // kinds epochview skips (other-kinds.ts), endBlock.
 
@@ -31,6 +33,7 @@ import {
 } from './payloads.js';
 import { OtherKinds } from './other-kinds.js';
 import { IdCache, IdKind, IdSpace, Rng } from './random.js';
+import { ReferralProgramModel, type SetsAtEnd } from './referral-program.js';
 import { ReferralModel } from './referrals.js';
 import {
   demoAssets,
@@ -175,6 +178,7 @@ class DemoChainBuilder {
   private readonly clock: ChainClock;
 
   private readonly referrals: ReferralModel;
+  private readonly program: ReferralProgramModel;
   private readonly teams: TeamModel;
   private readonly assets: DemoAsset[];
   private readonly games: DemoGame[];
@@ -212,6 +216,7 @@ class DemoChainBuilder {
     this.teams = new TeamModel(this.rng, p.teams, p.teamMembers, p.teamSkew);
     this.assets = demoAssets(this.ids);
     this.games = demoGames(this.rng, this.ids, this.assets, p.games, p.epochs, p.teamGameShare);
+    this.program = new ReferralProgramModel(opts.seed, this.ids, p.epochs, DEMO_END_SECONDS, this.assets[0]!.id);
 
     this.referrerIds = new IdCache(this.ids, IdKind.referrer, p.referralSets);
     this.setIds = new IdCache(this.ids, IdKind.referralSet, p.referralSets);
@@ -243,6 +248,7 @@ class DemoChainBuilder {
     // The chain goes on: epoch E+1 starts.
     this.openBlock(this.clock.sec + 1);
     this.startEpoch(this.p.epochs + 1);
+    for (const [key, payload] of this.program.startEvents(this.p.epochs + 1, this.blockTime)) this.w.event(key, payload);
     this.w.endBlock();
     yield this.w.take();
   }
@@ -257,6 +263,7 @@ class DemoChainBuilder {
     const startSecActual = this.clock.sec;
     this.startEpoch(e);
     if (e === 1) for (const asset of this.assets) this.w.event('asset', assetPayload(asset));
+    for (const [key, payload] of this.program.startEvents(e, this.blockTime)) this.w.event(key, payload);
     const { startTime, expireTime } = this.epochTimes;
     const spacing = Math.max(1, Math.floor(this.p.epochSeconds / (groups.length + 1)));
     for (let g = 0; g < groups.length; g++) {
@@ -273,6 +280,7 @@ class DemoChainBuilder {
     this.openBlock(startSecActual + this.p.epochSeconds + 1);
     this.w.event('epochEvent', epochPayload(e, 'END', startTime, expireTime, this.blockTime));
     this.w.event('teamsStatsUpdated', this.teamsStats(e));
+    for (const [key, payload] of this.program.endEvents(e, this.setsAtEnd())) this.w.event(key, payload);
     if (this.w.ready) yield this.w.take();
     yield* this.payouts(e);
     this.w.endBlock();
@@ -437,6 +445,17 @@ class DemoChainBuilder {
   }
 
   // ---- epoch end -------------------------------------------------------------------------------
+
+  private setsAtEnd(): SetsAtEnd {
+    return {
+      sets: this.referrals.sets,
+      referees: this.referrals.referees,
+      currentSets: this.referrals.currentSets,
+      setId: (set) => this.setIds.get(set),
+      referrer: (set) => this.referrerIds.get(set),
+      referee: (r) => this.refereeIds.get(r),
+    };
+  }
 
   /** teamsStatsUpdated: every current member of every team, teams in creation order. */
   private teamsStats(e: number): string {

@@ -154,6 +154,8 @@ export const IdKind = {
   asset: 10,
   block: 11,
   tx: 12,
+  market: 13,
+  referralProgram: 14,
 } as const;
 export type IdKind = (typeof IdKind)[keyof typeof IdKind];
 

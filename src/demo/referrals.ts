@@ -27,6 +27,11 @@ export class ReferralModel {
     return this.sets >= this.cumulative.length;
   }
 
+  /** Each referee's current set, by referee index (the first `referees` entries). */
+  get currentSets(): Readonly<Int32Array> {
+    return this.refereeSet;
+  }
+
   /** Creates a set; returns its index. */
   createSet(): number {
     const set = this.sets;

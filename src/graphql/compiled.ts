@@ -340,7 +340,7 @@ export function compile(schema: GraphQLSchema, document: DocumentNode, operation
     }
     const root = ROOT_FIELDS.find((r) => r.name === node.name.value);
     const def = query.getFields()[node.name.value];
-    if (!root || !def) return undefined;
+    if (!root || root.executorOnly || !def) return undefined;
     const type = isNonNullType(def.type) ? def.type.ofType : def.type;
     if (isListType(type) || !isObjectType(type)) return undefined;
     const write = connectionWriter(root, node, type, fragments);

@@ -8,6 +8,9 @@ import { listTeams } from '../operations/list-teams/index.js';
 import { listTeamsStatistics } from '../operations/list-teams-statistics/index.js';
 import { listTeamReferees } from '../operations/list-team-referees/index.js';
 import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
+import { getCurrentReferralProgram } from '../operations/referral-program/index.js';
+import { listReferralSetReferees } from '../operations/referral-set-referees/index.js';
+import { getReferralSetStats } from '../operations/referral-set-stats/index.js';
 import { ArgumentError } from './errors.js';
 
 /**
@@ -22,16 +25,28 @@ type ArgumentSdl = string;
 
 /** How a message is shown in the data-node's schema, beyond what its definition says. */
 export interface MessageView {
-  /** Field names in the schema's order; fields not named come after, in the message's order. */
+  /** The object type's name where it is not the proto message's (CurrentReferralProgram). */
+  name?: string;
+  /** Field names in the schema's order (message names); fields not named come after, in the message's order. */
   order?: readonly string[];
   /** A field's GraphQL type where the scalar's default (see schema.ts) is not the data-node's. */
   types?: Readonly<Record<string, string>>;
+  /** A field's GraphQL name where it is not the message's (refereeId for referee). */
+  names?: Readonly<Record<string, string>>;
+  /** A field's value where it is not the node's JSON value as it is (family.md §9.3): from the value and the node. */
+  values?: Readonly<Record<string, (value: unknown, node: Record<string, unknown>) => unknown>>;
 }
 
 export interface RootField {
   name: string;
   operation: AnyOperation;
   args: readonly ArgumentSdl[];
+  /**
+   * Answered by graphql-js's executor only, never by the compiled writers (compiled.ts), which
+   * know neither renamed fields nor the views' values; and an item's type (currentReferralProgram)
+   * holds the one message, not a connection.
+   */
+  executorOnly?: true;
   /** The field's type nullability, its edges' and pageInfo's (the data-node's schema differs per field). */
   nullable: boolean;
   edges: string;
@@ -81,6 +96,61 @@ function epochBound(filter: Record<string, unknown> | null | undefined, keys: Se
 }
 
 const PAGINATION_ARG = 'pagination: Pagination';
+
+/** A message absent from the node (the event had none) as an object of "" values (family.md §9.3, fix). */
+const absentAsEmpty = (value: unknown) => value ?? {};
+
+/** vega.DiscountFactors and vega.RewardFactors as the data-node's schema names them (family.md §9.1). */
+const FACTOR_VIEWS: Readonly<Record<string, MessageView>> = {
+  'vega.DiscountFactors': {
+    name: 'DiscountFactors',
+    order: ['infrastructureDiscountFactor', 'makerDiscountFactor', 'liquidityDiscountFactor'],
+    names: {
+      infrastructureDiscountFactor: 'infrastructureFactor',
+      makerDiscountFactor: 'makerFactor',
+      liquidityDiscountFactor: 'liquidityFactor',
+    },
+  },
+  'vega.RewardFactors': {
+    name: 'RewardFactors',
+    order: ['infrastructureRewardFactor', 'makerRewardFactor', 'liquidityRewardFactor'],
+    names: {
+      infrastructureRewardFactor: 'infrastructureFactor',
+      makerRewardFactor: 'makerFactor',
+      liquidityRewardFactor: 'liquidityFactor',
+    },
+  },
+};
+
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/**
+ * A benefit tier's factor as the data-node's resolver writes it (family.md §9.3, keep): the
+ * decimal with no trailing zeros ("0.0100" is "0.01"); not a decimal is a field error. "" (a
+ * factor the event left out) stays "".
+ */
+export function normalisedDecimal(text: string): string {
+  if (text === '') return '';
+  const m = DECIMAL_TEXT.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new Error(`invalid decimal: ${JSON.stringify(text)}`);
+  const whole = m[2]!.replace(/^0+(?=\d)/, '') || '0';
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  const digits = fraction === '' ? whole : `${whole}.${fraction}`;
+  return m[1] === '-' && /[1-9]/.test(digits) ? `-${digits}` : digits;
+}
+
+/** A tier's factors object: absent as "", present ones normalised. */
+function tierFactors(value: unknown): unknown {
+  if (value == null) return {};
+  return Object.fromEntries(Object.entries(value as Record<string, string>).map(([k, v]) => [k, normalisedDecimal(v)]));
+}
+
+/** minimumEpochs: an Int parsed from its string; not an integer is a field error (family.md §9.3). */
+function integerOf(value: unknown): number {
+  const text = String(value);
+  if (!/^[+-]?\d+$/.test(text)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
+}
 
 export const ROOT_FIELDS: readonly RootField[] = [
   {
@@ -160,6 +230,103 @@ export const ROOT_FIELDS: readonly RootField[] = [
         toEpoch: epochBound(filter, keys, 'toEpoch'),
       };
     },
+  },
+  {
+    name: 'referralSetReferees',
+    operation: listReferralSetReferees,
+    args: ['id: ID', 'referrer: ID', 'referee: ID', PAGINATION_ARG, 'aggregationEpochs: Int'],
+    nullable: false,
+    edges: '[ReferralSetRefereeEdge]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    executorOnly: true,
+    views: { 'datanode.api.v2.ReferralSetReferee': { names: { referee: 'refereeId' } } },
+    request(args) {
+      const epochs = args.aggregationEpochs as number | null | undefined;
+      return {
+        ...paginationFields(args.pagination as Pagination),
+        referralSetId: optional(args.id as string),
+        referrer: optional(args.referrer as string),
+        referee: optional(args.referee as string),
+        // Always sent: 30 when absent; a negative value wraps to 32 bits (family.md §9.2, keep).
+        aggregationEpochs: epochs == null ? 30 : epochs >>> 0,
+      };
+    },
+  },
+  {
+    name: 'referralSetStats',
+    operation: getReferralSetStats,
+    args: ['setId: ID', 'epoch: Int', 'partyId: ID', PAGINATION_ARG],
+    nullable: false,
+    edges: '[ReferralSetStatsEdge]!',
+    pageInfo: 'PageInfo!',
+    emptyEdges: [],
+    executorOnly: true,
+    views: {
+      ...FACTOR_VIEWS,
+      'datanode.api.v2.ReferralSetStats': {
+        order: [
+          'atEpoch',
+          'partyId',
+          'wasEligible',
+          'discountFactor',
+          'rewardFactor',
+          'discountFactors',
+          'rewardFactors',
+          'epochNotionalTakerVolume',
+          'referralSetRunningNotionalTakerVolume',
+          'rewardsMultiplier',
+          'rewardsFactorMultiplier',
+          'rewardsFactorsMultiplier',
+          'referrerTakerVolume',
+        ],
+        // Copied unchanged; an absent object is three "" (family.md §9.3).
+        values: { rewardFactors: absentAsEmpty, rewardsFactorsMultiplier: absentAsEmpty },
+      },
+    },
+    request(args) {
+      const epoch = args.epoch as number | null | undefined;
+      // The data-node converts a negative epoch to uint64 and fails (family.md §9.2).
+      if (epoch != null && epoch < 0) throw internalError(getReferralSetStats.errorCode, getReferralSetStats.errorMessage);
+      return {
+        ...paginationFields(args.pagination as Pagination),
+        referralSetId: optional(args.setId as string),
+        atEpoch: epoch == null ? undefined : BigInt(epoch),
+        referee: optional(args.partyId as string),
+      };
+    },
+  },
+  {
+    name: 'currentReferralProgram',
+    operation: getCurrentReferralProgram,
+    args: [],
+    nullable: true,
+    edges: '',
+    pageInfo: '',
+    emptyEdges: [],
+    executorOnly: true,
+    views: {
+      ...FACTOR_VIEWS,
+      'datanode.api.v2.ReferralProgram': {
+        name: 'CurrentReferralProgram',
+        order: ['id', 'version', 'benefitTiers', 'endOfProgramTimestamp', 'windowLength', 'stakingTiers', 'endedAt'],
+        types: { endedAt: 'Timestamp' },
+      },
+      'vega.BenefitTier': {
+        order: [
+          'minimumEpochs',
+          'minimumRunningNotionalTakerVolume',
+          'referralDiscountFactor',
+          'referralDiscountFactors',
+          'referralRewardFactor',
+          'referralRewardFactors',
+          'tierNumber',
+        ],
+        types: { minimumEpochs: 'Int!', tierNumber: 'Int' },
+        values: { minimumEpochs: integerOf, referralRewardFactors: tierFactors, referralDiscountFactors: tierFactors },
+      },
+    },
+    request: () => ({}),
   },
   // The team family (family.md §9).
   {

@@ -19,8 +19,8 @@ import {
   type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { Field, MessageDef, Scalar } from '../contract/message.js';
-import type { PageResponse } from '../operations/operation.js';
-import type { PageResult } from '../pagination/result.js';
+import type { ItemResponse, PageResponse } from '../operations/operation.js';
+import type { ItemResult, PageResult } from '../pagination/result.js';
 import { TIMESTAMP } from './encode.js';
 import { ACCOUNT_TYPES, INPUT_SDL, type MessageView, type RootField } from './roots.js';
 
@@ -110,32 +110,42 @@ class Types {
 }
 
 /** A field's GraphQL type: the view's, else its scalar's (a message's type by name), as a list when it is one. */
-function fieldType(f: Field, view: MessageView | undefined, types: Types): GraphQLOutputType {
+function fieldType(
+  f: Field,
+  view: MessageView | undefined,
+  types: Types,
+  views?: Readonly<Record<string, MessageView>>,
+): GraphQLOutputType {
   const given = view?.types?.[f.name];
   if (given !== undefined) return types.output(given);
-  const one = typeof f.type === 'string' ? SCALAR_TYPES[f.type] : `${typeName(f.type.name)}!`;
+  const one = typeof f.type === 'string' ? SCALAR_TYPES[f.type] : `${views?.[f.type.name]?.name ?? typeName(f.type.name)}!`;
   return types.output(f.list ? `[${one}]!` : one);
 }
 
-/** A field's value from the node's proto3 JSON: 64-bit integers shown as Int become numbers (graphql.md §3). */
-function fieldResolver(f: Field): GraphQLFieldConfig<Record<string, unknown>, unknown>['resolve'] {
+/**
+ * A field's value from the node's proto3 JSON, by its message name: 64-bit integers shown as Int
+ * become numbers (graphql.md §3), an absent string is "", and a view may give its own.
+ */
+function fieldResolver(f: Field, view: MessageView | undefined): GraphQLFieldConfig<Record<string, unknown>, unknown>['resolve'] {
   const name = f.name;
-  // An unset optional string is "" (family.md §9.3: the data-node's null there breaks String!).
-  if (f.optional && f.type === 'string') return (node) => node[name] ?? '';
+  const own = view?.values?.[name];
+  if (own) return (node) => own(node[name], node);
   if (f.type === 'uint64' || f.type === 'int64') {
     if (f.list) return (node) => (node[name] as string[]).map(Number);
-    return (node) => Number(node[name]);
+    return (node) => (node[name] === undefined ? null : Number(node[name]));
   }
-  return undefined; // graphql-js's default: node[name].
+  if (f.type === 'string' && !f.list) return (node) => node[name] ?? '';
+  // A renamed field reads its message name; else graphql-js's default, node[name].
+  return view?.names?.[name] === undefined ? undefined : (node) => node[name];
 }
 
 /** The object type of a message (and, first, of the messages it holds), in its view's field order. */
 function messageType(def: MessageDef, views: Readonly<Record<string, MessageView>>, types: Types): GraphQLObjectType {
-  const name = typeName(def.name);
+  const view = views[def.name];
+  const name = view?.name ?? typeName(def.name);
   const known = types.get(name);
   if (known) return known as GraphQLObjectType;
   for (const f of def.fields) if (typeof f.type !== 'string') messageType(f.type, views, types);
-  const view = views[def.name];
   const order = view?.order ?? [];
   const rank = (f: Field) => {
     const at = order.indexOf(f.name);
@@ -150,9 +160,9 @@ function messageType(def: MessageDef, views: Readonly<Record<string, MessageView
     fields: () =>
       Object.fromEntries(
         fields.map((f) => [
-          f.name,
+          view?.names?.[f.name] ?? f.name,
           // The message field rides along for the compiled writers (compiled.ts).
-          { type: fieldType(f, view, types), description: f.doc, resolve: fieldResolver(f), extensions: { messageField: f } },
+          { type: fieldType(f, view, types, views), description: f.doc, resolve: fieldResolver(f, view), extensions: { messageField: f } },
         ]),
       ),
   });
@@ -176,6 +186,7 @@ export type RootResolver = (root: RootField) => GraphQLFieldConfig<unknown, unkn
 
 /** The connection and edge types of a root field's page, and the root field itself. */
 function rootFieldConfig(root: RootField, types: Types, resolve: RootResolver): GraphQLFieldConfig<unknown, unknown> {
+  if (root.operation.response.kind === 'item') return itemFieldConfig(root, root.operation.response, types, resolve);
   const response = root.operation.response as PageResponse;
   const node = messageType(response.node, root.views, types);
   const edge = new GraphQLObjectType({
@@ -207,6 +218,29 @@ function rootFieldConfig(root: RootField, types: Types, resolve: RootResolver): 
     description: root.operation.summary,
     args,
     resolve: resolve(root),
+  };
+}
+
+/**
+ * A root field answering one message: the response message's one field (GetCurrentReferralProgram's
+ * currentReferralProgram), as its own object type.
+ */
+function itemFieldConfig(
+  root: RootField,
+  response: ItemResponse,
+  types: Types,
+  resolve: RootResolver,
+): GraphQLFieldConfig<unknown, unknown> {
+  const [field] = response.message.fields;
+  if (!field || typeof field.type === 'string') throw new Error(`${root.name}: an item root needs its response's message field`);
+  const type = messageType(field.type, root.views, types);
+  const result = resolve(root)!;
+  return {
+    type: root.nullable ? type : new GraphQLNonNull(type),
+    description: root.operation.summary,
+    args: {},
+    resolve: async (source, args, ctx, info) =>
+      ((await result(source, args, ctx, info)) as ItemResult<Record<string, unknown>>).value()[field.name],
   };
 }
 

@@ -59,6 +59,8 @@ function readFields(message: RequestMessage, decoded: Decoded, specs: Record<str
 /** Encodes and decodes one method's messages. */
 export class MethodCodec {
   private readonly requestType: protobuf.Type;
+  /** An item's response message (GetCurrentReferralProgram), written from its JSON. */
+  private readonly itemType: protobuf.Type | undefined;
   private readonly edgeType: protobuf.Type;
   private readonly pageInfoType: protobuf.Type;
   /** The tags of the response's connection, the connection's edges and its page info. */
@@ -68,12 +70,17 @@ export class MethodCodec {
 
   constructor(readonly method: GrpcMethod) {
     const response = method.operation.response;
-    if (response.kind !== 'page') throw new Error(`${method.operation.name}: gRPC answers pages only`);
     this.requestType = root.lookupType(`${PACKAGE}.${method.request.name}`);
+    this.pageInfoType = root.lookupType(`${PACKAGE}.PageInfo`);
+    if (response.kind === 'item') {
+      this.itemType = root.lookupType(response.message.name);
+      this.edgeType = this.itemType;
+      this.tags = { connection: 0, edge: 0, pageInfo: 0 };
+      return;
+    }
     const responseType = root.lookupType(response.message);
     const connectionType = root.lookupType(response.connection);
     this.edgeType = root.lookupType(response.edge);
-    this.pageInfoType = root.lookupType(`${PACKAGE}.PageInfo`);
     const tag = (type: protobuf.Type, field: string) => (type.fields[field]!.id << 3) | LENGTH_DELIMITED;
     this.tags = {
       connection: tag(responseType, response.key),
@@ -103,7 +110,10 @@ export class MethodCodec {
    * protobufjs writes them) as the response's one field.
    */
   response(result: PageResult | ItemResult): Buffer {
-    if (!(result instanceof PageResult)) throw new Error(`${this.method.operation.name}: gRPC answers pages only`);
+    if (!(result instanceof PageResult)) {
+      if (this.itemType === undefined) throw new Error(`${this.method.operation.name}: an item where a page was expected`);
+      return Buffer.from(this.itemType.encode(result.value() as object).finish());
+    }
     const edges = this.edges(result);
     const pageInfo = this.pageInfoType.encode(result.pageInfo).finish();
     const { connection, edge, pageInfo: pageInfoTag } = this.tags;

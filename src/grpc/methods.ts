@@ -6,6 +6,9 @@ import { listTeams } from '../operations/list-teams/index.js';
 import { listTeamsStatistics } from '../operations/list-teams-statistics/index.js';
 import { listTeamReferees } from '../operations/list-team-referees/index.js';
 import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
+import { getCurrentReferralProgram } from '../operations/referral-program/index.js';
+import { listReferralSetReferees } from '../operations/referral-set-referees/index.js';
+import { getReferralSetStats } from '../operations/referral-set-stats/index.js';
 
 /**
  * The gRPC door's methods: the data-node's datanode.api.v2.TradingDataService, for the three
@@ -88,6 +91,32 @@ export const METHODS: readonly GrpcMethod[] = [
         pagination(4),
       ],
     },
+  },
+  {
+    operation: listReferralSetReferees,
+    request: {
+      name: 'ListReferralSetRefereesRequest',
+      doc: 'ListReferralSetReferees: one filter applies, in this precedence: referral_set_id, referrer, referee; the totals cover the last aggregation_epochs ended epochs.',
+      fields: [
+        { number: 1, field: 'referralSetId' },
+        pagination(2),
+        { number: 3, field: 'referrer' },
+        { number: 4, field: 'referee' },
+        { number: 5, field: 'aggregationEpochs' },
+      ],
+    },
+  },
+  {
+    operation: getReferralSetStats,
+    request: {
+      name: 'GetReferralSetStatsRequest',
+      doc: 'GetReferralSetStats: one epoch (at_epoch, else the latest), or every epoch of a set and referee.',
+      fields: [{ number: 1, field: 'referralSetId' }, { number: 2, field: 'atEpoch' }, { number: 3, field: 'referee' }, pagination(4)],
+    },
+  },
+  {
+    operation: getCurrentReferralProgram,
+    request: { name: 'GetCurrentReferralProgramRequest', doc: 'GetCurrentReferralProgram: no fields.', fields: [] },
   },
   // The team family (family.md §8).
   {

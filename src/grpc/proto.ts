@@ -1,6 +1,6 @@
 import type { Field, MessageDef, Scalar } from '../contract/message.js';
 import type { FieldKind, FieldSpec } from '../contract/query.js';
-import type { PageResponse } from '../operations/operation.js';
+import type { ItemResponse, PageResponse } from '../operations/operation.js';
 import { type GrpcMethod, METHODS, PACKAGE, type RequestMessage } from './methods.js';
 
 /**
@@ -33,7 +33,7 @@ const SCALAR_TYPES: Record<Scalar, string> = {
   bool: 'bool',
 };
 
-const KIND_TYPES: Record<FieldKind, string> = { int32: 'int32', uint64: 'uint64', bool: 'bool', string: 'string' };
+const KIND_TYPES: Record<FieldKind, string> = { int32: 'int32', uint32: 'uint32', uint64: 'uint64', bool: 'bool', string: 'string' };
 
 /** lowerCamelCase to snake_case: the proto name whose JSON name a message definition gives. */
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -91,8 +91,13 @@ function addRequest(all: Messages, request: RequestMessage, specs: Record<string
   all.add(`${PACKAGE}.${request.name}`, () => message(request.name, request.doc, fields));
 }
 
-function addResponse(all: Messages, response: PageResponse): void {
+function addResponse(all: Messages, response: PageResponse | ItemResponse): void {
   const name = (full: string) => typeName(full, PACKAGE);
+  // An item's response message is the message it answers.
+  if (response.kind === 'item') {
+    addNode(all, response.message);
+    return;
+  }
   addNode(all, response.node);
   all.add(response.edge, () =>
     message(name(response.edge), `An edge: one ${response.one} and its cursor.`, [
@@ -124,10 +129,10 @@ const ERROR_DETAIL = message(
   ['int32 code = 1;', 'string message = 2;', 'string inner = 3;'],
 );
 
-function pageResponse(method: GrpcMethod): PageResponse {
+/** The full name of a method's response message. */
+function responseName(method: GrpcMethod): string {
   const response = method.operation.response;
-  if (response.kind !== 'page') throw new Error(`${method.operation.name}: gRPC answers pages only`);
-  return response;
+  return response.kind === 'page' ? response.message : response.message.name;
 }
 
 /** The .proto files: vega's messages, then the service's, which imports them. */
@@ -135,11 +140,11 @@ export function protoFiles(): ProtoFile[] {
   const all = new Messages();
   for (const method of METHODS) {
     addRequest(all, method.request, method.operation.fields);
-    addResponse(all, pageResponse(method));
+    addResponse(all, method.operation.response);
   }
   const rpcs = METHODS.map((m) => {
     const name = m.operation.name;
-    return `  // ${m.operation.summary}.\n  rpc ${name}(${m.request.name}) returns (${typeName(pageResponse(m).message, PACKAGE)});\n`;
+    return `  // ${m.operation.summary}.\n  rpc ${name}(${m.request.name}) returns (${typeName(responseName(m), PACKAGE)});\n`;
   });
   const vega = ['syntax = "proto3";\n', 'package vega;\n', ...all.inPackage('vega'), ERROR_DETAIL];
   const tradingData = [

@@ -4,7 +4,7 @@ import { goJson } from '../contract/json.js';
 import { parseQuery, queryPairs } from '../contract/query.js';
 import type { Store } from '../db/store.js';
 import { failureOf } from '../operations/failure.js';
-import type { AnyOperation } from '../operations/operation.js';
+import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { sendsGzip } from './compression.js';
 import { cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
@@ -85,12 +85,17 @@ export function isPrettyUrl(url: string): boolean {
  */
 async function compute(a: ApiAnswers, route: Route, url: string, path: Record<string, string>, until: Until): Promise<Answer> {
   const op = route.operation;
-  const query = queryPairs(queryOf(url));
-  checkRepeatedValues(query, op.fields, a.limits);
-  const request = { ...parseQuery(query, op.fields), ...path };
+  let request: RequestOf<AnyOperation['fields']> = path;
+  let pretty = isPrettyUrl(url);
+  if (!op.ignoresQuery) {
+    const query = queryPairs(queryOf(url));
+    checkRepeatedValues(query, op.fields, a.limits);
+    request = { ...parseQuery(query, op.fields), ...path };
+    pretty = isPretty(query);
+  }
   const result = await op.run({ store: a.store, rows: a.rows, until }, request);
   const body = result.responseJson();
-  return { body: isPretty(query) ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
+  return { body: pretty ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
 }
 
 /**

@@ -167,6 +167,8 @@ function kindSchema(spec: FieldSpec): SchemaObject {
   switch (spec.kind) {
     case 'int32':
       return { type: 'integer', format: 'int32' };
+    case 'uint32':
+      return { type: 'integer', format: 'int64' };
     case 'uint64':
       // The gateway types 64-bit integers as strings of decimal digits in its OpenAPI documents.
       return { type: 'string', format: 'uint64', pattern: '^[0-9]+$' };
@@ -180,6 +182,7 @@ function kindSchema(spec: FieldSpec): SchemaObject {
 /** What the schema column does not say about a field's type. */
 const KIND_TEXT: Record<FieldSpec['kind'], string> = {
   int32: '',
+  uint32: 'A uint32: 0 to 4294967295.',
   uint64:
     'A uint64, written as a string of decimal digits (as the gateway documents 64-bit integers); values above 9223372036854775807 are a 400 parse error.',
   bool: '',
@@ -266,7 +269,13 @@ function operationObject(route: Route): OperationObject {
         ANSWER_HEADERS,
       ),
       '400': badRequest(route.examples.filter((e) => e.status === 400)),
-      '404': componentRef('NotFound'),
+      '404': op.notFound
+        ? response(
+            `${op.notFound} Or no route matches the path (no details then).`,
+            status(5, { min: 0, max: 1 }),
+            route.examples.filter((e) => e.status === 404),
+          )
+        : componentRef('NotFound'),
       '429': componentRef('RateLimited'),
       '500': internalError(op),
       '501': componentRef('MethodNotAllowed'),

@@ -17,6 +17,12 @@ import { EXAMPLES as TEAM_REFEREES_EXAMPLES } from '../operations/list-team-refe
 import { listTeamReferees } from '../operations/list-team-referees/index.js';
 import { EXAMPLES as TEAM_REFEREE_HISTORY_EXAMPLES } from '../operations/list-team-referee-history/examples.js';
 import { listTeamRefereeHistory } from '../operations/list-team-referee-history/index.js';
+import { getCurrentReferralProgram } from '../operations/referral-program/index.js';
+import { EXAMPLES as PROGRAM_EXAMPLES } from '../operations/referral-program/examples.js';
+import { listReferralSetReferees } from '../operations/referral-set-referees/index.js';
+import { EXAMPLES as REFEREE_EXAMPLES } from '../operations/referral-set-referees/examples.js';
+import { getReferralSetStats } from '../operations/referral-set-stats/index.js';
+import { EXAMPLES as SET_STATS_EXAMPLES } from '../operations/referral-set-stats/examples.js';
 
 /** A GET route of the REST door: the operation it answers, and the examples the OpenAPI document shows. */
 export interface Route {
@@ -43,4 +49,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/v2/teams/stats', operation: listTeamsStatistics, examples: TEAMS_STATISTICS_EXAMPLES },
   { path: '/api/v2/teams/referees/:teamId', operation: listTeamReferees, examples: TEAM_REFEREES_EXAMPLES },
   { path: '/api/v2/teams/referees/history/:referee', operation: listTeamRefereeHistory, examples: TEAM_REFEREE_HISTORY_EXAMPLES },
+  // The referral family (family.md §1).
+  { path: '/api/v2/referral-sets/referees', operation: listReferralSetReferees, examples: REFEREE_EXAMPLES },
+  { path: '/api/v2/referral-sets/stats', operation: getReferralSetStats, examples: SET_STATS_EXAMPLES },
+  { path: '/api/v2/referral-programs/current', operation: getCurrentReferralProgram, examples: PROGRAM_EXAMPLES },
 ];

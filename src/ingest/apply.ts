@@ -48,7 +48,7 @@ async function recordVersions(tx: Queryable, models: readonly ReadModel[], heigh
   );
 }
 
-type Handler = (e: ChainEvent) => void;
+type Handler = (e: ChainEvent, block: Block) => void;
 
 /** Calls, for each event in order, the handlers of its kind, in the order the projections come. */
 function forEachEvent(blocks: readonly Block[], handlers: (EventHandlers | undefined)[]): void {
@@ -59,7 +59,7 @@ function forEachEvent(blocks: readonly Block[], handlers: (EventHandlers | undef
   for (const block of blocks) {
     for (const e of block.events) {
       const fs = byKind.get(e.kind);
-      if (fs) for (const f of fs) f(e);
+      if (fs) for (const f of fs) f(e, block);
     }
   }
 }

@@ -59,6 +59,13 @@ export interface Operation<Fields extends Record<string, FieldSpec> = Record<str
   reads: readonly AnswerSource[];
   /** The request's fields, with their docs; each names the query keys the gateway reads it from. */
   fields: Fields;
+  /**
+   * The REST door reads no query string at all (GetCurrentReferralProgram, family.md §1): unknown,
+   * repeated and malformed keys are no error; `?pretty` still indents.
+   */
+  ignoresQuery?: true;
+  /** When its answer may be 404 NotFound with a detail (no current referral program): why, for the documents. */
+  notFound?: string;
   response: PageResponse | ItemResponse;
   /** vega.ErrorDetail code and message of unexpected failures of this operation. */
   errorCode: number;

@@ -33,13 +33,13 @@ function fieldJsonSql(f: Field, row: string): string {
   return f.nullable ? sqlNullable(value, json) : json;
 }
 
-/** The message's JSON text for a row. An optional field's key and value are left out when its value is NULL (NULL || text is NULL). */
+/** The message's JSON text for a row. An optional field (never the first) is left out, key and value, when its value is NULL. */
 export function messageJsonSql(def: MessageDef, row: string): string {
   const part = (f: Field, i: number) => {
-    const keyed = `'${i === 0 ? '{' : ','}"${f.name}":' || ${fieldJsonSql(f, row)}`;
-    if (!f.optional) return keyed;
+    const member = `'${i === 0 ? '{' : ','}"${f.name}":' || `;
+    if (!f.optional) return member + fieldJsonSql(f, row);
     if (i === 0) throw new Error(`${def.name}: an optional field cannot be the first`);
-    return `coalesce(${keyed}, '')`;
+    return `coalesce(${member}CASE WHEN ${f.sql(row)} IS NULL THEN NULL ELSE ${fieldJsonSql(f, row)} END, '')`;
   };
   return `${def.fields.map(part).join(' || ')} || '}'`;
 }

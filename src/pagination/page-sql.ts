@@ -15,6 +15,11 @@ import { ItemResult, PageResult, type ChainHead, type EdgesText } from './result
 export interface PageRows {
   sql: string;
   key: readonly string[];
+  /**
+   * Each key column's order walking away from the page's end (backwards display order), when
+   * the key's columns run in different directions (GetReferralSetStats); else SqlPlan.probeOrder.
+   */
+  probeOrders?: readonly ('ASC' | 'DESC')[];
   otherSide: string;
   with?: readonly string[];
   /**
@@ -76,7 +81,7 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
   const edge = `'{"node":' || r.node || ',"cursor":"' || r.cursor || '"}'`;
   const shown = (sql: string, columns: string) =>
     backward
-      ? `SELECT ${columns} FROM (${sql}) AS r ORDER BY ${rows.key.map((c) => `r.${c} ${plan.probeOrder}`).join(', ')}`
+      ? `SELECT ${columns} FROM (${sql}) AS r ORDER BY ${rows.key.map((c, i) => `r.${c} ${rows.probeOrders?.[i] ?? plan.probeOrder}`).join(', ')}`
       : `SELECT ${columns} FROM (${sql}) AS r`;
   // The page size is not in the text (the row limit is a placeholder of rows.sql): the statement
   // stays one of the operation's few shapes, prepared once per connection, whatever the size.

@@ -46,7 +46,68 @@ export type ChainEvent =
     }
   | { kind: 'epochEvent'; seq: bigint; action: string }
   /** For display only: symbol and decimals of amounts. quantum is a decimal string. */
-  | { kind: 'asset'; id: string; name: string; symbol: string; decimals: bigint; quantum: string; status: string };
+  | { kind: 'asset'; id: string; name: string; symbol: string; decimals: bigint; quantum: string; status: string }
+  | { kind: 'referralProgramStarted'; program: ReferralProgram }
+  | { kind: 'referralProgramUpdated'; program: ReferralProgram }
+  | { kind: 'referralProgramEnded'; version: bigint; endedAt: bigint }
+  | {
+      kind: 'referralSetStatsUpdated';
+      setId: string;
+      atEpoch: bigint;
+      /** The display strings, as the event carried them ('' when absent). */
+      runningVolume: string;
+      rewardsMultiplier: string;
+      wasEligible: boolean;
+      referrerTakerVolume: string;
+      rewardFactors: RewardFactors | null;
+      rewardFactorsMultiplier: RewardFactors | null;
+      referees: RefereeStats[];
+    }
+  /** Only what the referees' generated rewards read: each referrerRewardsGenerated[].generatedReward[] entry. */
+  | { kind: 'feesStats'; epoch: bigint; generated: { party: string; quantumAmount: string }[] };
+
+/** vega.RewardFactors, its strings as given ('' when absent). */
+export interface RewardFactors {
+  infrastructureRewardFactor: string;
+  liquidityRewardFactor: string;
+  makerRewardFactor: string;
+}
+
+/** vega.DiscountFactors, its strings as given ('' when absent). */
+export interface DiscountFactors {
+  infrastructureDiscountFactor: string;
+  liquidityDiscountFactor: string;
+  makerDiscountFactor: string;
+}
+
+/** One referee's entry of ReferralSetStatsUpdated: the volume as given ('' when absent), its value (0 when absent). */
+export interface RefereeStats {
+  partyId: string;
+  volume: string;
+  volumeValue: string;
+  discountFactors: DiscountFactors | null;
+}
+
+/**
+ * vega.ReferralProgram as served (family.md §3): tier strings as given, tier numbers 1…n by
+ * position, the end time in Unix ns (the event gives seconds).
+ */
+export interface ReferralProgram {
+  version: bigint;
+  id: string;
+  benefitTiers: {
+    minimumRunningNotionalTakerVolume: string;
+    minimumEpochs: string;
+    referralRewardFactor: string;
+    referralDiscountFactor: string;
+    referralRewardFactors: RewardFactors | null;
+    referralDiscountFactors: DiscountFactors | null;
+    tierNumber: string;
+  }[];
+  endOfProgram: bigint;
+  windowLength: bigint;
+  stakingTiers: { minimumStakedTokens: string; referralRewardMultiplier: string }[];
+}
 
 /** Block boundaries, kept apart from the events they delimit. */
 export type BlockMarker = { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string } | { kind: 'endBlock'; height: bigint };
@@ -101,6 +162,11 @@ export const PAYLOAD_TYPES = {
   transfer: 'BUS_EVENT_TYPE_TRANSFER',
   rewardPayout: 'BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT',
   asset: 'BUS_EVENT_TYPE_ASSET',
+  referralProgramStarted: 'BUS_EVENT_TYPE_REFERRAL_PROGRAM_STARTED',
+  referralProgramUpdated: 'BUS_EVENT_TYPE_REFERRAL_PROGRAM_UPDATED',
+  referralProgramEnded: 'BUS_EVENT_TYPE_REFERRAL_PROGRAM_ENDED',
+  referralSetStatsUpdated: 'BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED',
+  feesStats: 'BUS_EVENT_TYPE_FEES_STATS_UPDATED',
 } as const;
 
 export type PayloadKey = keyof typeof PAYLOAD_TYPES;

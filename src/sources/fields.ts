@@ -17,17 +17,22 @@ export class Fields {
   constructor(
     private readonly obj: Record<string, unknown>,
     private readonly path: string,
-    private readonly fail: Fail,
+    private readonly failWith: Fail,
   ) {}
 
   private name(key: string): string {
     return `${this.path}.${key}`;
   }
 
+  /** Fails the event on one of this object's fields. */
+  fail(key: string, reason: string): never {
+    return this.failWith(this.name(key), reason);
+  }
+
   /** An id that must be present. */
   id(key: string): string {
     const v = this.obj[key];
-    if (v === undefined || v === null) this.fail(this.name(key), 'missing');
+    if (v === undefined || v === null) this.failWith(this.name(key), 'missing');
     return this.idValue(key, v);
   }
 
@@ -39,9 +44,9 @@ export class Fields {
   }
 
   private idValue(key: string, v: unknown): string {
-    if (typeof v !== 'string') this.fail(this.name(key), `expected a hex id string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string') this.failWith(this.name(key), `expected a hex id string, got ${JSON.stringify(v)}`);
     const id = parseId(v);
-    if (id === undefined) this.fail(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
+    if (id === undefined) this.failWith(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
     return id;
   }
 
@@ -49,7 +54,7 @@ export class Fields {
   idList(key: string): string[] {
     return this.array(key, (v, path) => {
       const id = typeof v === 'string' ? parseId(v) : undefined;
-      return id ?? this.fail(path, `not a hex id: ${JSON.stringify(v)}`);
+      return id ?? this.failWith(path, `not a hex id: ${JSON.stringify(v)}`);
     });
   }
 
@@ -58,14 +63,14 @@ export class Fields {
     const v = this.obj[key];
     if (v === undefined || v === null) return 0n;
     const n = parseInteger(v);
-    if (n === undefined) this.fail(this.name(key), `expected an integer, got ${JSON.stringify(v)}`);
+    if (n === undefined) this.failWith(this.name(key), `expected an integer, got ${JSON.stringify(v)}`);
     return n;
   }
 
   string(key: string): string {
     const v = this.obj[key];
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') this.fail(this.name(key), `expected a string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string') this.failWith(this.name(key), `expected a string, got ${JSON.stringify(v)}`);
     return v;
   }
 
@@ -77,7 +82,7 @@ export class Fields {
   bool(key: string): boolean {
     const v = this.obj[key];
     if (v === undefined || v === null) return false;
-    if (typeof v !== 'boolean') this.fail(this.name(key), `expected true or false, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'boolean') this.failWith(this.name(key), `expected true or false, got ${JSON.stringify(v)}`);
     return v;
   }
 
@@ -85,28 +90,28 @@ export class Fields {
   enum(key: string, table: Readonly<Record<string, number>>, newNames?: RegExp): string {
     const v = this.obj[key] ?? 0;
     const name = enumName(table, v) ?? (typeof v === 'string' && newNames?.test(v) ? v : undefined);
-    if (name === undefined) this.fail(this.name(key), `unknown enum value ${JSON.stringify(v)}`);
+    if (name === undefined) this.failWith(this.name(key), `unknown enum value ${JSON.stringify(v)}`);
     return name;
   }
 
   object(key: string): Fields | null {
     const v = this.obj[key];
     if (v === undefined || v === null) return null;
-    if (!isObject(v)) this.fail(this.name(key), `expected an object, got ${JSON.stringify(v)}`);
-    return new Fields(v, this.name(key), this.fail);
+    if (!isObject(v)) this.failWith(this.name(key), `expected an object, got ${JSON.stringify(v)}`);
+    return new Fields(v, this.name(key), this.failWith);
   }
 
   array<T>(key: string, each: (item: unknown, path: string) => T): T[] {
     const v = this.obj[key];
     if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) this.fail(this.name(key), `expected an array, got ${JSON.stringify(v)}`);
+    if (!Array.isArray(v)) this.failWith(this.name(key), `expected an array, got ${JSON.stringify(v)}`);
     return v.map((item, i) => each(item, `${this.name(key)}[${i}]`));
   }
 
   objects(key: string): Fields[] {
     return this.array(key, (item, path) => {
-      if (!isObject(item)) this.fail(path, `expected an object, got ${JSON.stringify(item)}`);
-      return new Fields(item, path, this.fail);
+      if (!isObject(item)) this.failWith(path, `expected an object, got ${JSON.stringify(item)}`);
+      return new Fields(item, path, this.failWith);
     });
   }
 }

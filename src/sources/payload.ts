@@ -1,6 +1,7 @@
 import { roundHalfAwayFromZero } from '../contract/decimal.js';
 import { ACCOUNT_TYPE, ASSET_STATUS, ENTITY_SCOPE, EPOCH_ACTION } from './enums.js';
-import type { BlockMarker, ChainEvent } from './events.js';
+import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
+import type { BlockMarker, ChainEvent, DiscountFactors, ReferralProgram, RewardFactors } from './events.js';
 import { Fields, type Fail } from './fields.js';
 
 /**
@@ -112,6 +113,43 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         status: f.enum('status', ASSET_STATUS, /^STATUS_[A-Z0-9_]+$/),
       };
     }
+    case 'referralProgramStarted':
+    case 'referralProgramUpdated':
+      return { kind, program: referralProgram(f.object('program') ?? new Fields({}, `${kind}.program`, fail)) };
+    case 'referralProgramEnded':
+      return { kind, version: f.int('version'), endedAt: f.int('endedAt') };
+    case 'referralSetStatsUpdated':
+      return {
+        kind,
+        setId: f.id('setId'),
+        atEpoch: f.int('atEpoch'),
+        runningVolume: f.string('referralSetRunningNotionalTakerVolume'),
+        rewardsMultiplier: f.string('rewardsMultiplier'),
+        wasEligible: f.bool('wasEligible'),
+        referrerTakerVolume: f.string('referrerTakerVolume'),
+        rewardFactors: rewardFactors(f.object('rewardFactors')),
+        rewardFactorsMultiplier: rewardFactors(f.object('rewardFactorsMultiplier')),
+        referees: f.objects('refereesStats').map((r) => {
+          const volume = r.string('epochNotionalTakerVolume');
+          return {
+            partyId: r.id('partyId'),
+            volume,
+            volumeValue: decimalValue(volume, r, 'epochNotionalTakerVolume'),
+            discountFactors: discountFactors(r.object('discountFactors')),
+          };
+        }),
+      };
+    case 'feesStats':
+      return {
+        kind,
+        epoch: f.int('epochSeq'),
+        generated: f.objects('referrerRewardsGenerated').flatMap((g) =>
+          g.objects('generatedReward').map((a) => ({
+            party: a.id('party'),
+            quantumAmount: decimalValue(a.string('quantumAmount'), a, 'quantumAmount'),
+          })),
+        ),
+      };
     case 'beginBlock':
       return { kind, height: f.int('height'), timestamp: f.int('timestamp'), hash: f.string('hash') };
     case 'endBlock':
@@ -130,4 +168,58 @@ function notionalVolume(m: Fields): bigint {
     return 0n;
   }
   return v < 0n ? 0n : v;
+}
+
+/** A signed decimal number, as volumes and quantum amounts are written. */
+const SIGNED_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A decimal string's value for sums: '0' when absent (''), else it must be a decimal number. */
+function decimalValue(text: string, f: Fields, key: string): string {
+  if (text === '') return '0';
+  if (!SIGNED_DECIMAL.test(text)) f.fail(key, `not a decimal number: ${JSON.stringify(text)}`);
+  return text;
+}
+
+function rewardFactors(f: Fields | null): RewardFactors | null {
+  if (f === null) return null;
+  return {
+    infrastructureRewardFactor: f.string('infrastructureRewardFactor'),
+    liquidityRewardFactor: f.string('liquidityRewardFactor'),
+    makerRewardFactor: f.string('makerRewardFactor'),
+  };
+}
+
+function discountFactors(f: Fields | null): DiscountFactors | null {
+  if (f === null) return null;
+  return {
+    infrastructureDiscountFactor: f.string('infrastructureDiscountFactor'),
+    liquidityDiscountFactor: f.string('liquidityDiscountFactor'),
+    makerDiscountFactor: f.string('makerDiscountFactor'),
+  };
+}
+
+/** vega.ReferralProgram: tiers numbered 1…n by position whatever the event said, the end time from seconds to ns. */
+function referralProgram(f: Fields): ReferralProgram {
+  const seconds = f.int('endOfProgramTimestamp');
+  const endOfProgram = seconds * 1_000_000_000n;
+  if (endOfProgram > INT64_MAX || endOfProgram < INT64_MIN) f.fail('endOfProgramTimestamp', `out of range: ${seconds} s`);
+  return {
+    version: f.int('version'),
+    id: f.id('id'),
+    benefitTiers: f.objects('benefitTiers').map((t, i) => ({
+      minimumRunningNotionalTakerVolume: t.string('minimumRunningNotionalTakerVolume'),
+      minimumEpochs: t.string('minimumEpochs'),
+      referralRewardFactor: t.string('referralRewardFactor'),
+      referralDiscountFactor: t.string('referralDiscountFactor'),
+      referralRewardFactors: rewardFactors(t.object('referralRewardFactors')),
+      referralDiscountFactors: discountFactors(t.object('referralDiscountFactors')),
+      tierNumber: String(i + 1),
+    })),
+    endOfProgram,
+    windowLength: f.int('windowLength'),
+    stakingTiers: f.objects('stakingTiers').map((t) => ({
+      minimumStakedTokens: t.string('minimumStakedTokens'),
+      referralRewardMultiplier: t.string('referralRewardMultiplier'),
+    })),
+  };
 }

@@ -15,9 +15,9 @@ import { DEMO_SCALES, type DemoScale } from '../../src/demo/scales.js';
 import { shiftDecimal } from '../../src/demo/values.js';
 
 /** sha256 of the small chain for seed 1. Changes whenever the generator's output changes. */
-const SMALL_SEED1_SHA256 = '17efa2db48b7af385c7735bc405eae4275fe041adf5d114af75248ec5231624e';
-const SMALL_SEED1_EVENTS = 39_184;
-const SMALL_SEED1_BYTES = 26_771_777;
+const SMALL_SEED1_SHA256 = 'c22f58e5f4ecd898ceee95c5e63b6b8e650e8c6fed2d2bcf8356bdc865f7d6c1';
+const SMALL_SEED1_EVENTS = 43_633;
+const SMALL_SEED1_BYTES = 30_408_880;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const UPPER_HEX64 = /^[0-9A-F]{64}$/;
@@ -125,6 +125,10 @@ test('small has the expected order of magnitude and every kind of event', () => 
   assert.equal(count(parsed, 'refereeJoinedTeam'), p.teamMembers - p.teams);
   assert.equal(count(parsed, 'teamsStatsUpdated'), p.epochs);
   assert.equal(count(parsed, 'epochEvent'), 2 * p.epochs + 1);
+  // The referral program: started, updated, ended; fee statistics per market at every epoch end.
+  for (const key of ['referralProgramStarted', 'referralProgramUpdated', 'referralProgramEnded'] as const)
+    assert.equal(count(parsed, key), 1, key);
+  assert.equal(count(parsed, 'feesStats'), 3 * p.epochs);
 });
 
 test('chunks are whole lines and batch many of them', () => {

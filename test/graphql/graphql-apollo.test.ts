@@ -7,32 +7,12 @@
  * answers' in GraphQL's encodings; with errorPolicy 'none' an error anywhere fails the request.
  */
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { runNode } from '../helpers/cli.js';
+import { apollo } from '../helpers/graphql.js';
 import { graphqlNode, withUrls } from '../../bench/graphql-urls.js';
 import { useDemoServe } from '../helpers/served-store.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-
-const CLIENT = fileURLToPath(new URL('apollo-client.mjs', import.meta.url));
-
-interface ApolloRequest {
-  query: string;
-  variables?: Record<string, unknown>;
-  errorPolicy?: 'none' | 'all';
-}
-interface ApolloResult {
-  data?: Record<string, unknown>;
-  errors?: unknown[];
-  error?: { message: string; graphQLErrors: unknown[] };
-}
-
-async function apollo(base: string, requests: ApolloRequest[]): Promise<ApolloResult[]> {
-  const res = await runNode([CLIENT, base], { stdin: JSON.stringify(requests) });
-  assert.equal(res.code, 0, res.stderr);
-  return JSON.parse(res.stdout) as ApolloResult[];
-}
 
 /** Apollo's whole document (the console's ReferralSets, TeamMembers and rewards queries, as one). */
 const DOCUMENT = `
@@ -144,6 +124,51 @@ fragment TeamStatisticsFields on TeamStatistics {
 query TeamsStatistics($teamId: ID, $aggregationEpochs: Int) {
   teamsStatistics(teamId: $teamId, aggregationEpochs: $aggregationEpochs) { edges { node { ...TeamStatisticsFields } } }
 }`;
+
+/**
+ * The console's referral documents (family.md §9.4), ours in their shapes: Referees (asked with
+ * the program's window and with 30), ReferralSetStats with $epoch unsent, and CurrentPrograms'
+ * referral program through its fragment (its other root fields are the data-node's own).
+ */
+const REFEREES = `query Referees($code: ID!, $aggregationEpochs: Int) {
+  referralSetReferees(id: $code, aggregationEpochs: $aggregationEpochs) {
+    edges { node { referralSetId refereeId joinedAt atEpoch totalRefereeNotionalTakerVolume totalRefereeGeneratedRewards } }
+  }
+}`;
+const FACTORS = '{ infrastructureFactor makerFactor liquidityFactor }';
+const REFERRAL_SET_STATS = `query ReferralSetStats($code: ID!, $epoch: Int) {
+  referralSetStats(setId: $code, epoch: $epoch) {
+    edges { node { atEpoch partyId discountFactor rewardFactor epochNotionalTakerVolume referralSetRunningNotionalTakerVolume
+      rewardsMultiplier rewardsFactorMultiplier wasEligible referrerTakerVolume discountFactors ${FACTORS} rewardFactors ${FACTORS}
+      rewardsFactorsMultiplier ${FACTORS} } }
+  }
+}`;
+const CURRENT_PROGRAMS = `fragment ReferralProgramFields on CurrentReferralProgram {
+  id version endOfProgramTimestamp windowLength endedAt
+  benefitTiers { minimumEpochs minimumRunningNotionalTakerVolume referralDiscountFactors ${FACTORS} referralRewardFactors ${FACTORS} }
+  stakingTiers { minimumStakedTokens referralRewardMultiplier }
+}
+query CurrentPrograms { currentReferralProgram { ...ReferralProgramFields } }`;
+
+/** A REST node converted (graphql-urls.ts), with `fields` only, Apollo's __typename on it and on the objects it holds. */
+function typed(node: Json, typename: string, fields: string[], inner: Record<string, string> = {}): Json {
+  const converted = graphqlNode(node);
+  const out: Json = { __typename: typename };
+  for (const f of fields) {
+    const value = converted[f];
+    const withType = (v: unknown) => (inner[f] && v !== null && typeof v === 'object' ? { __typename: inner[f], ...(v as Json) } : v);
+    out[f] = Array.isArray(value) ? value.map(withType) : withType(value);
+  }
+  return out;
+}
+
+/** Apollo's key order for a factors object: the selection's. */
+const factorsAsSelected = (f: Json) => ({
+  __typename: f.__typename,
+  infrastructureFactor: f.infrastructureFactor,
+  makerFactor: f.makerFactor,
+  liquidityFactor: f.liquidityFactor,
+});
 
 for (const kind of STORE_KINDS) {
   describe(`Apollo Client on ${kind}`, () => {
@@ -282,6 +307,111 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(leaderboard!.data, { teamsStatistics: statistics(board, TEAM_STATISTICS_FIELDS) });
       assert.deepEqual(oneTeam!.data, {
         teamsStatistics: statistics(await rest(`/api/v2/teams/stats?teamId=${teamId}&aggregationEpochs=30`), TEAM_STATISTICS_FIELDS),
+      });
+    });
+
+    test("the console's Referees, ReferralSetStats and CurrentPrograms documents: epochview alone answers them whole", async () => {
+      const rest = async (path: string) => (await get(demo.serve.url + path)).body as Json;
+      const program = (await rest('/api/v2/referral-programs/current')).currentReferralProgram as Json;
+      // The set with the most referees, and a window of the program's length.
+      const all = (Object.values(await rest('/api/v2/referral-sets/referees?pagination.first=5000')) as Connection[])[0]!.edges;
+      const counts = new Map<string, number>();
+      for (const e of all) counts.set(e.node.referralSetId as string, (counts.get(e.node.referralSetId as string) ?? 0) + 1);
+      const code = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      const windowLength = Number(program.windowLength);
+      const [byWindow, by30, stats, programs] = await apollo(demo.serve.url, [
+        { query: REFEREES, variables: { code, aggregationEpochs: windowLength } },
+        { query: REFEREES, variables: { code, aggregationEpochs: 30 } },
+        { query: REFERRAL_SET_STATS, variables: { code } },
+        { query: CURRENT_PROGRAMS },
+      ]);
+      const refereeFields = [
+        'referralSetId',
+        'refereeId',
+        'joinedAt',
+        'atEpoch',
+        'totalRefereeNotionalTakerVolume',
+        'totalRefereeGeneratedRewards',
+      ];
+      const referees = async (n: number) => {
+        const page = (
+          Object.values(await rest(`/api/v2/referral-sets/referees?referralSetId=${code}&aggregationEpochs=${n}`)) as Connection[]
+        )[0]!;
+        assert.ok(page.edges.length > 1, 'the set has referees');
+        return {
+          referralSetReferees: {
+            __typename: 'ReferralSetRefereeConnection',
+            edges: edgesOf(
+              'ReferralSetRefereeEdge',
+              page.edges.map((e) => typed(e.node, 'ReferralSetReferee', refereeFields)),
+            ),
+          },
+        };
+      };
+      assert.deepEqual(byWindow!.data, await referees(windowLength));
+      assert.deepEqual(by30!.data, await referees(30));
+      // The window changes the totals: the demo's referees trade in most epochs.
+      assert.notDeepEqual(byWindow!.data, by30!.data);
+
+      const statsPage = (Object.values(await rest(`/api/v2/referral-sets/stats?referralSetId=${code}`)) as Connection[])[0]!;
+      assert.ok(statsPage.edges.length > 0, 'the set has statistics at the latest epoch');
+      const statsFields = [
+        'atEpoch',
+        'partyId',
+        'discountFactor',
+        'rewardFactor',
+        'epochNotionalTakerVolume',
+        'referralSetRunningNotionalTakerVolume',
+        'rewardsMultiplier',
+        'rewardsFactorMultiplier',
+        'wasEligible',
+        'referrerTakerVolume',
+        'discountFactors',
+        'rewardFactors',
+        'rewardsFactorsMultiplier',
+      ];
+      const inner = { discountFactors: 'DiscountFactors', rewardFactors: 'RewardFactors', rewardsFactorsMultiplier: 'RewardFactors' };
+      assert.deepEqual(stats!.data, {
+        referralSetStats: {
+          __typename: 'ReferralSetStatsConnection',
+          edges: edgesOf(
+            'ReferralSetStatsEdge',
+            statsPage.edges.map((e) => {
+              const node = typed(e.node, 'ReferralSetStats', statsFields, inner);
+              for (const k of Object.keys(inner)) node[k] = factorsAsSelected(node[k] as Json);
+              return node;
+            }),
+          ),
+        },
+      });
+
+      const tier = (t: Json) => ({
+        __typename: 'BenefitTier',
+        minimumEpochs: t.minimumEpochs,
+        minimumRunningNotionalTakerVolume: t.minimumRunningNotionalTakerVolume,
+        referralDiscountFactors: factorsAsSelected({ __typename: 'DiscountFactors', ...(t.referralDiscountFactors as Json) }),
+        referralRewardFactors: factorsAsSelected({ __typename: 'RewardFactors', ...(t.referralRewardFactors as Json) }),
+      });
+      const converted = graphqlNode(program);
+      assert.deepEqual(programs!.data, {
+        currentReferralProgram: {
+          __typename: 'CurrentReferralProgram',
+          id: converted.id,
+          version: converted.version,
+          endOfProgramTimestamp: converted.endOfProgramTimestamp,
+          windowLength: converted.windowLength,
+          endedAt: converted.endedAt,
+          benefitTiers: (converted.benefitTiers as Json[]).map(tier),
+          stakingTiers: (converted.stakingTiers as Json[]).map((t) => ({ __typename: 'StakingTier', ...t })),
+        },
+      });
+      // The demo's program is updated (tier factors "0.0100" normalised) and has ended.
+      assert.equal(converted.version, 3);
+      assert.deepEqual(((programs!.data!.currentReferralProgram as Json).benefitTiers as Json[])[0]!.referralRewardFactors, {
+        __typename: 'RewardFactors',
+        infrastructureFactor: '0.01',
+        makerFactor: '0.01',
+        liquidityFactor: '0.01',
       });
     });
 

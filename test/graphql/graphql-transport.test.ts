@@ -36,10 +36,35 @@ type Query {
   referralSets(id: ID, referrer: ID, referee: ID, pagination: Pagination): ReferralSetConnection!
   teamMembersStatistics(teamId: ID!, partyId: ID, aggregationEpochs: Int, pagination: Pagination): TeamMembersStatisticsConnection
   epochRewardSummaries(filter: RewardSummaryFilter, pagination: Pagination): EpochRewardSummaryConnection
+  referralSetReferees(id: ID, referrer: ID, referee: ID, pagination: Pagination, aggregationEpochs: Int): ReferralSetRefereeConnection!
+  referralSetStats(setId: ID, epoch: Int, partyId: ID, pagination: Pagination): ReferralSetStatsConnection!
+  currentReferralProgram: CurrentReferralProgram
   teams(teamId: ID, partyId: ID, pagination: Pagination): TeamConnection
   teamsStatistics(teamId: ID, aggregationEpochs: Int, pagination: Pagination): TeamsStatisticsConnection
   teamReferees(teamId: ID!, pagination: Pagination): TeamRefereeConnection
   teamRefereeHistory(referee: ID!, pagination: Pagination): TeamRefereeHistoryConnection
+}
+type CurrentReferralProgram { id: ID! version: Int! benefitTiers: [BenefitTier!]! endOfProgramTimestamp: Timestamp! windowLength: Int! stakingTiers: [StakingTier!]! endedAt: Timestamp }
+type BenefitTier {
+  minimumEpochs: Int! minimumRunningNotionalTakerVolume: String!
+  referralDiscountFactor: String! referralDiscountFactors: DiscountFactors!
+  referralRewardFactor: String! referralRewardFactors: RewardFactors!
+  tierNumber: Int
+}
+type StakingTier { minimumStakedTokens: String! referralRewardMultiplier: String! }
+type DiscountFactors { infrastructureFactor: String! makerFactor: String! liquidityFactor: String! }
+type RewardFactors { infrastructureFactor: String! makerFactor: String! liquidityFactor: String! }
+type ReferralSetRefereeConnection { edges: [ReferralSetRefereeEdge]! pageInfo: PageInfo! }
+type ReferralSetRefereeEdge { node: ReferralSetReferee! cursor: String! }
+type ReferralSetReferee { referralSetId: ID! refereeId: ID! joinedAt: Timestamp! atEpoch: Int! totalRefereeNotionalTakerVolume: String! totalRefereeGeneratedRewards: String! }
+type ReferralSetStatsConnection { edges: [ReferralSetStatsEdge]! pageInfo: PageInfo! }
+type ReferralSetStatsEdge { node: ReferralSetStats! cursor: String! }
+type ReferralSetStats {
+  atEpoch: Int! partyId: ID! wasEligible: Boolean!
+  discountFactor: String! rewardFactor: String!
+  discountFactors: DiscountFactors! rewardFactors: RewardFactors!
+  epochNotionalTakerVolume: String! referralSetRunningNotionalTakerVolume: String! rewardsMultiplier: String!
+  rewardsFactorMultiplier: String! rewardsFactorsMultiplier: RewardFactors! referrerTakerVolume: String!
 }
 input Pagination { first: Int after: String last: Int before: String }
 input RewardSummaryFilter { assetIds: [ID!] marketIds: [ID!] fromEpoch: Int toEpoch: Int }

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { FIXTURES, NODE_FLAGS, runCli } from '../helpers/cli.js';
-import { postGraphql } from '../helpers/graphql.js';
+import { apollo, postGraphql } from '../helpers/graphql.js';
 import { eventually, sample, type ServeProcess, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
@@ -37,6 +37,20 @@ async function startUpstream(port: number, version: number): Promise<{ child: Ch
     });
   return { child, url, stop };
 }
+
+/** The console's Fees document in the shape family.md §9.4 gives it (its `epoch` and `volumeDiscountStats` are the upstream's). */
+const FEES = `query Fees($partyId: ID!) {
+  epoch { id }
+  volumeDiscountStats(partyId: $partyId, pagination: { last: 1 }) {
+    edges { node { atEpoch discountFactors { infrastructureFactor makerFactor liquidityFactor } runningVolumeNotional } }
+  }
+  referralSetReferrer: referralSets(referrer: $partyId) { edges { node { id referrer } } }
+  referralSetReferee: referralSets(referee: $partyId) { edges { node { id referrer } } }
+  referralSetStats(partyId: $partyId, pagination: { last: 1 }) {
+    edges { node { atEpoch discountFactors { infrastructureFactor makerFactor liquidityFactor } referralSetRunningNotionalTakerVolume } }
+  }
+  referralSetReferees(referee: $partyId) { edges { node { atEpoch totalRefereeNotionalTakerVolume } } }
+}`;
 
 interface Ready {
   graphqlUpstream: { url: string; state: string; error?: string; fields: string[]; learnt: number };
@@ -147,6 +161,76 @@ for (const kind of STORE_KINDS) {
         JSON.stringify({ data: { volumeDiscountStats: { discountFactor: '0.1' }, epochRewardSummaries: { edges: null } } }),
       );
       assert.deepEqual(await gauges(), { up: 1, learnt: 2 });
+    });
+
+    test("the console's Fees document under Apollo, answered whole with the upstream's epoch and volumeDiscountStats", {
+      timeout: 60_000,
+    }, async () => {
+      const port = Number(new URL(upstream.url).port);
+      await upstream.stop();
+      // Asked while it is down, the service notices, and learns the schema again once it is back.
+      await ask('{ teams { edges { node { name } } } }');
+      upstream = await startUpstream(port, 3);
+      await eventually('the changed schema learnt', async () => (await ready()).graphqlUpstream.learnt === 3);
+      // A referee of the fixture's set SET, and the family's fields in Fees' shape (family.md §9.4).
+      const rest = (await get(`${serve.url}/api/v2/referral-sets/referees?referralSetId=${SET}&pagination.first=1`)).body as {
+        referralSetReferees: { edges: { node: Record<string, string> }[] };
+      };
+      const partyId = rest.referralSetReferees.edges[0]!.node.referee!;
+      const [fees] = await apollo(serve.url, [{ query: FEES, variables: { partyId } }]);
+      assert.equal(fees!.error, undefined, JSON.stringify(fees!.error));
+      const referee = rest.referralSetReferees.edges[0]!.node;
+      const set = (await get(`${serve.url}/api/v2/referral-sets?referralSetId=${SET}`)).body as {
+        referralSets: { edges: { node: Record<string, string> }[] };
+      };
+      const referrer = set.referralSets.edges[0]!.node.referrer;
+      assert.deepEqual(fees!.data, {
+        epoch: { __typename: 'Epoch', id: '20' },
+        volumeDiscountStats: {
+          __typename: 'VolumeDiscountStatsConnection',
+          edges: [
+            {
+              __typename: 'VolumeDiscountStatsEdge',
+              node: {
+                __typename: 'VolumeDiscountStatsV3',
+                atEpoch: 19,
+                discountFactors: {
+                  __typename: 'VolumeDiscountFactors',
+                  infrastructureFactor: '0.01',
+                  makerFactor: '0.01',
+                  liquidityFactor: '0.01',
+                },
+                runningVolumeNotional: '12000',
+              },
+            },
+          ],
+        },
+        referralSetReferrer: { __typename: 'ReferralSetConnection', edges: [] },
+        referralSetReferee: {
+          __typename: 'ReferralSetConnection',
+          edges: [
+            {
+              __typename: 'ReferralSetEdge',
+              node: {
+                __typename: 'ReferralSet',
+                id: SET,
+                referrer,
+              },
+            },
+          ],
+        },
+        // The fixture has no referral set statistics: an empty page, no error.
+        referralSetStats: { __typename: 'ReferralSetStatsConnection', edges: [] },
+        referralSetReferees: {
+          __typename: 'ReferralSetRefereeConnection',
+          edges: [
+            {
+              __typename: 'ReferralSetRefereeEdge',
+              node: { __typename: 'ReferralSetReferee', atEpoch: Number(referee.atEpoch), totalRefereeNotionalTakerVolume: '0' },
+            },
+          ],
+        },
+      });
     });
   });
 }

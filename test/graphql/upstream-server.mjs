@@ -1,6 +1,7 @@
 // A stand-in for a data-node's /graphql, with fixed data, serving root fields epochview does not
 // own (and a referralSets of its own, which epochview must not use). argv: port (0: any), schema
-// version (1 or 2: version 2 adds volumeDiscountStats). Prints "listening <url>" once it listens.
+// version (1, 2 or 3: version 2 adds volumeDiscountStats, version 3 has it as the console's Fees
+// document asks it: a party's page). Prints "listening <url>" once it listens.
 import { createServer } from 'node:http';
 import { buildSchema, graphql, parse, validate } from 'graphql';
 
@@ -13,8 +14,14 @@ const schema = buildSchema(`
     party(id: ID!): Party
     referralSets: String
     broken: String
-    ${version >= 2 ? 'volumeDiscountStats: VolumeDiscountStats' : ''}
+    ${version === 2 ? 'volumeDiscountStats: VolumeDiscountStats' : ''}
+    ${version >= 3 ? 'volumeDiscountStats(partyId: ID!, pagination: Pagination): VolumeDiscountStatsConnection!' : ''}
   }
+  input Pagination { first: Int after: String last: Int before: String }
+  type VolumeDiscountStatsConnection { edges: [VolumeDiscountStatsEdge]! }
+  type VolumeDiscountStatsEdge { node: VolumeDiscountStatsV3! }
+  type VolumeDiscountStatsV3 { atEpoch: Int! partyId: ID! discountFactors: VolumeDiscountFactors! runningVolumeNotional: String! }
+  type VolumeDiscountFactors { infrastructureFactor: String! makerFactor: String! liquidityFactor: String! }
   type Epoch { id: ID! timestamps: EpochTimestamps! }
   type EpochTimestamps { start: String! }
   type GameConnection { edges: [GameEdge!]! }
@@ -31,7 +38,21 @@ const root = {
   broken: () => {
     throw new Error('the upstream failed here');
   },
-  volumeDiscountStats: { discountFactor: '0.1' },
+  volumeDiscountStats:
+    version >= 3
+      ? ({ partyId }) => ({
+          edges: [
+            {
+              node: {
+                atEpoch: 19,
+                partyId,
+                discountFactors: { infrastructureFactor: '0.01', makerFactor: '0.01', liquidityFactor: '0.01' },
+                runningVolumeNotional: '12000',
+              },
+            },
+          ],
+        })
+      : { discountFactor: '0.1' },
 };
 
 createServer((req, res) => {

@@ -91,7 +91,26 @@ KEYS = {
     "ListTeamReferees": PAGINATION,
     "ListTeamRefereeHistory": PAGINATION,
 }
+KEYS["ListReferralSetReferees"] = {
+    **PAGINATION,
+    "referralSetId": (None, "referral_set_id", "string"),
+    "referral_set_id": (None, "referral_set_id", "string"),
+    "referrer": (None, "referrer", "string"),
+    "referee": (None, "referee", "string"),
+    "aggregationEpochs": (None, "aggregation_epochs", "uint32"),
+    "aggregation_epochs": (None, "aggregation_epochs", "uint32"),
+}
+KEYS["GetReferralSetStats"] = {
+    **PAGINATION,
+    "referralSetId": (None, "referral_set_id", "string"),
+    "referral_set_id": (None, "referral_set_id", "string"),
+    "atEpoch": (None, "at_epoch", "uint64"),
+    "at_epoch": (None, "at_epoch", "uint64"),
+    "referee": (None, "referee", "string"),
+}
 REQUESTS = {
+    "ListReferralSetReferees": td.ListReferralSetRefereesRequest,
+    "GetReferralSetStats": td.GetReferralSetStatsRequest,
     "ListReferralSets": td.ListReferralSetsRequest,
     "ListTeamMembersStatistics": td.ListTeamMembersStatisticsRequest,
     "ListEpochRewardSummaries": td.ListEpochRewardSummariesRequest,
@@ -119,6 +138,10 @@ def value_of(kind, text):
         if not re.fullmatch(r"[+-]?\d+", text) or not -(2**31) <= int(text) < 2**31:
             raise NotExpressible(f"not an int32: {text!r}")
         return int(text)
+    if kind == "uint32":
+        if not re.fullmatch(r"\+?\d+", text) or int(text) >= 2**32:
+            raise NotExpressible(f"not a uint32: {text!r}")
+        return int(text)
     if kind == "uint64":
         if not re.fullmatch(r"\+?\d+", text) or int(text) >= 2**64:
             raise NotExpressible(f"not a uint64: {text!r}")
@@ -132,12 +155,19 @@ def translate(method, target):
         raise NotExpressible(f"method {method}")
     path, _, query = target.partition("?")
     team = TEAM_PATH.match(path)
+    if path == "/api/v2/referral-programs/current":
+        # Its route reads no query string (family.md §1).
+        return "GetCurrentReferralProgram", td.GetCurrentReferralProgramRequest()
     referees = REFEREES_PATH.match(path)
     history = HISTORY_PATH.match(path)
     if "%" in path:
         raise NotExpressible(f"route {path}")
     if path == "/api/v2/referral-sets":
         rpc, fields = "ListReferralSets", {}
+    elif path == "/api/v2/referral-sets/referees":
+        rpc, fields = "ListReferralSetReferees", {}
+    elif path == "/api/v2/referral-sets/stats":
+        rpc, fields = "GetReferralSetStats", {}
     elif path == "/api/v2/rewards/epoch/summaries":
         rpc, fields = "ListEpochRewardSummaries", {}
     elif path == "/api/v2/teams":
@@ -181,15 +211,17 @@ def translate(method, target):
 
 
 def as_rest(message):
-    """A message as the REST gateway writes it: JSON names in field order, every field, 64-bit integers as strings."""
+    """A message as the REST gateway writes it: JSON names in field order, every field, 64-bit integers as strings;
+    an unset message null, an unset proto3 optional scalar left out (family.md §3)."""
     out = {}
     for field in message.DESCRIPTOR.fields:
-        # An unset proto3 optional scalar is left out (family.md §3: Team.team_url, avatar_url).
-        if field.type != FieldDescriptor.TYPE_MESSAGE and field.containing_oneof is not None and not message.HasField(field.name):
-            continue
         value = getattr(message, field.name)
         if field.label == FieldDescriptor.LABEL_REPEATED:
             out[field.json_name] = [scalar_or_message(field, v) for v in value]
+        elif field.type == FieldDescriptor.TYPE_MESSAGE and not message.HasField(field.name):
+            out[field.json_name] = None
+        elif field.containing_oneof is not None and not message.HasField(field.name):
+            continue
         else:
             out[field.json_name] = scalar_or_message(field, value)
     return out
@@ -318,6 +350,11 @@ WALKS = {
         ("ListTeamReferees", lambda: td.ListTeamRefereesRequest(team_id="d2" * 32), "team_referees", "teamReferees", f"/api/v2/teams/referees/{'d2' * 32}"),
         ("ListTeamRefereeHistory", lambda: td.ListTeamRefereeHistoryRequest(referee="f1" * 32), "team_referee_history", "teamRefereeHistory",
          f"/api/v2/teams/referees/history/{'f1' * 32}"),
+    ],
+    "referral-family": [
+        ("ListReferralSetReferees", td.ListReferralSetRefereesRequest, "referral_set_referees", "referralSetReferees",
+         "/api/v2/referral-sets/referees"),
+        ("GetReferralSetStats", td.GetReferralSetStatsRequest, "stats", "stats", "/api/v2/referral-sets/stats"),
     ],
 }
 for team in sys.stdin.read().split():

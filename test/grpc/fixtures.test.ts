@@ -31,7 +31,7 @@ interface Report {
  * own), and the rows of each vega_query-style walk.
  */
 const EXPECTED = {
-  'referral-sets': { asked: 69, ok: 54, errors: 15, skipped: 15, walks: { '/api/v2/referral-sets': 13 } },
+  'referral-sets': { asked: 70, ok: 54, errors: 16, skipped: 15, walks: { '/api/v2/referral-sets': 13 } },
   'team-stats': { asked: 42, ok: 35, errors: 7, skipped: 6, walks: {} as Record<string, number> },
   'epoch-summaries': { asked: 55, ok: 45, errors: 10, skipped: 5, walks: { '/api/v2/rewards/epoch/summaries': 35 } },
   teams: {
@@ -45,6 +45,13 @@ const EXPECTED = {
       '/api/v2/teams/referees/d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2': 4,
       '/api/v2/teams/referees/history/f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1': 2,
     },
+  },
+  'referral-family': {
+    asked: 47,
+    ok: 36,
+    errors: 11,
+    skipped: 4,
+    walks: { '/api/v2/referral-sets/referees': 4, '/api/v2/referral-sets/stats': 4 },
   },
 } as const;
 

@@ -40,6 +40,30 @@ test("the request messages' fields: the data-node's numbers, types and presence"
     'optional uint64 fromEpoch=3',
     'optional uint64 toEpoch=4',
   ]);
+  // family.md §8.
+  assert.deepEqual(fields('ListReferralSetRefereesRequest'), [
+    'optional string referralSetId=1',
+    'optional Pagination pagination=2',
+    'optional string referrer=3',
+    'optional string referee=4',
+    'optional uint32 aggregationEpochs=5',
+  ]);
+  assert.deepEqual(fields('GetReferralSetStatsRequest'), [
+    'optional string referralSetId=1',
+    'optional uint64 atEpoch=2',
+    'optional string referee=3',
+    'optional Pagination pagination=4',
+  ]);
+  assert.deepEqual(fields('GetCurrentReferralProgramRequest'), []);
+  assert.deepEqual(fields('ReferralProgram'), [
+    'uint64 version=1',
+    'string id=2',
+    'repeated vega.BenefitTier benefitTiers=3',
+    'int64 endOfProgramTimestamp=4',
+    'uint64 windowLength=5',
+    'repeated vega.StakingTier stakingTiers=6',
+    'optional int64 endedAt=7',
+  ]);
   assert.deepEqual(fields('Pagination'), [
     'optional int32 first=1',
     'optional string after=2',

@@ -16,6 +16,10 @@ const TABLES = {
   team_games: `SELECT encode(team_id,'hex'), encode(game_id,'hex'), epochs::text FROM team_games ORDER BY team_id, game_id`,
   team_membership_history: `SELECT encode(party,'hex'), joined_at_epoch::text, encode(team_id,'hex'), joined_at::text FROM team_membership_history ORDER BY party, joined_at_epoch`,
   epoch_reward_summaries: `SELECT epoch::text, encode(asset_id,'hex'), encode(market_id,'hex'), reward_type, amount::text FROM epoch_reward_summaries ORDER BY epoch, asset_id, market_id, reward_type`,
+  referral_program: `SELECT encode(id,'hex'), version::text, benefit_tiers::text, end_of_program::text, window_length::text, staking_tiers::text, ended_at::text FROM referral_program`,
+  referral_set_epochs: `SELECT epoch::text, encode(set_id,'hex'), block_time::text, running_volume, rewards_multiplier, was_eligible::text, referrer_taker_volume, reward_factors::text, reward_factors_multiplier::text FROM referral_set_epochs ORDER BY epoch, set_id`,
+  referral_set_referee_stats: `SELECT epoch::text, encode(set_id,'hex'), encode(party,'hex'), volume, volume_value::text, discount_factors::text FROM referral_set_referee_stats ORDER BY epoch, set_id, party`,
+  referral_generated_rewards: `SELECT encode(party,'hex'), epoch::text, amount::text FROM referral_generated_rewards ORDER BY party, epoch`,
 } satisfies Record<string, string>;
 
 export type ReadModelTable = keyof typeof TABLES;

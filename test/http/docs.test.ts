@@ -31,6 +31,9 @@ const PATHS = [
   '/api/v2/teams/stats',
   '/api/v2/teams/referees/{teamId}',
   '/api/v2/teams/referees/history/{referee}',
+  '/api/v2/referral-sets/referees',
+  '/api/v2/referral-sets/stats',
+  '/api/v2/referral-programs/current',
 ];
 
 describe(`/docs in headless Chromium (${STORE_KINDS[0]})`, () => {

@@ -23,7 +23,7 @@ import { assertPagingConsistent } from '../helpers/paging.js';
 import { get, rawRequest, type RawAnswer } from '../helpers/server.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams'] as const;
+const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'referral-family'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** A JSON object's field; undefined on anything else. */

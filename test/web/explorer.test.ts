@@ -163,6 +163,39 @@ describe('the explorer in headless Chromium', () => {
         }
       });
 
+      test("a referral set: its referees and its statistics at the latest epoch, through the family's operations", async () => {
+        type Node = Record<string, string>;
+        const referees = (await api<{ referralSetReferees: Connection }>('api/v2/referral-sets/referees?pagination.first=1'))
+          .referralSetReferees.edges;
+        const setId = (referees[0]!.node as Node).referralSetId!;
+        const expected = (
+          await api<{ referralSetReferees: Connection }>(
+            `api/v2/referral-sets/referees?referralSetId=${setId}&pagination.first=${PAGE_SIZE}`,
+          )
+        ).referralSetReferees.edges.map((e) => (e.node as Node).referee);
+        const stats = (await api<{ stats: Connection }>(`api/v2/referral-sets/stats?referralSetId=${setId}&pagination.first=${PAGE_SIZE}`))
+          .stats.edges;
+        const { context, page, problems } = await open(`/explorer/referral-sets?set=${setId}`);
+        try {
+          await shown(page);
+          const ids = (table: string) =>
+            page.locator(`#${table} tbody tr td:first-child [data-id]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+          assert.deepEqual(await ids('referral-set-referees'), expected);
+          assert.deepEqual(
+            await ids('referral-set-stats'),
+            stats.map((e) => (e.node as Node).partyId),
+          );
+          if (stats.length > 0) {
+            const epoch = (stats[0]!.node as Node).atEpoch!;
+            assert.match(await page.locator('#referral-set-summary').innerText(), new RegExp(`^Epoch ${epoch}: running taker volume `));
+          }
+          await screenshot(page, 'referral-set');
+          noProblems(problems);
+        } finally {
+          await context.close();
+        }
+      });
+
       test("landing: its numbers equal the API's, and its example requests answer", async (t: TestContext) => {
         const { context, page, problems } = await open('/');
         try {

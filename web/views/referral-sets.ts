@@ -1,9 +1,10 @@
 // explorer/referral-sets: the newest referral sets, paged with the API's cursors, or the sets
-// found by set id, referrer or referee (the API's filters).
+// found by set id, referrer or referee (the API's filters). A set looked up by its id shows its
+// referees (ListReferralSetReferees) and its statistics at the latest epoch (GetReferralSetStats).
 //
 // URL: one of set, referrer, referee; after/before (the page).
 
-import { getJson, pageParams, type Connection, type ReferralSet } from '../api.js';
+import { getJson, pageParams, type Connection, type ReferralSet, type ReferralSetReferee, type ReferralSetStats } from '../api.js';
 import { field, h, idText, link, pager, table } from '../dom.js';
 import { groupDigits } from '../numbers.js';
 import { href, type Rendered, type ViewContext } from '../router.js';
@@ -33,15 +34,19 @@ export async function referralSets(ctx: ViewContext): Promise<Rendered> {
     results = h('p', { role: 'alert', class: 'error' }, `“${value}” is not an id: ids are hexadecimal, an even number of digits.`);
   } else {
     const filter: [string, string][] = by ? [[LOOKUPS[by].api, id!]] : [];
-    results = await getJson<{ referralSets: Connection<ReferralSet> }>(
-      'api/v2/referral-sets',
-      [...filter, ...pageParams(at, PAGE_SIZE)],
-      signal,
-    ).then(
-      (b) =>
-        setsTable(b.referralSets, url, by ? `Referral sets with ${LOOKUPS[by].label.toLowerCase()} ${id}` : 'Referral sets, newest first'),
-      (err: unknown) => notice(err),
-    );
+    const [sets, details] = await Promise.all([
+      getJson<{ referralSets: Connection<ReferralSet> }>('api/v2/referral-sets', [...filter, ...pageParams(at, PAGE_SIZE)], signal).then(
+        (b) =>
+          setsTable(
+            b.referralSets,
+            url,
+            by ? `Referral sets with ${LOOKUPS[by].label.toLowerCase()} ${id}` : 'Referral sets, newest first',
+          ),
+        (err: unknown) => notice(err),
+      ),
+      by === 'set' ? setDetails(id!, signal) : null,
+    ]);
+    results = h('div', {}, sets, details);
   }
 
   const content = h(
@@ -105,5 +110,73 @@ function setsTable(page: Connection<ReferralSet>, url: (at: { after?: string; be
         )
       : h('p', { class: 'empty' }, 'No referral set matches.'),
     pager(page.pageInfo, url, 'referral sets'),
+  );
+}
+
+/** A set's referees (their totals over the default 30 ended epochs) and its statistics at the latest epoch. */
+async function setDetails(setId: string, signal: AbortSignal): Promise<HTMLElement> {
+  const [referees, stats] = await Promise.all([
+    getJson<{ referralSetReferees: Connection<ReferralSetReferee> }>(
+      'api/v2/referral-sets/referees',
+      [['referralSetId', setId], ...pageParams({}, PAGE_SIZE)],
+      signal,
+    ).then(
+      (b) => refereesTable(b.referralSetReferees.edges.map((e) => e.node)),
+      (err: unknown) => notice(err),
+    ),
+    getJson<{ stats: Connection<ReferralSetStats> }>(
+      'api/v2/referral-sets/stats',
+      [['referralSetId', setId], ...pageParams({}, PAGE_SIZE)],
+      signal,
+    ).then(
+      (b) => statsTable(b.stats.edges.map((e) => e.node)),
+      (err: unknown) => notice(err),
+    ),
+  ]);
+  return h('div', {}, h('h2', {}, 'Referees'), referees, h('h2', {}, 'Statistics at the latest epoch'), stats);
+}
+
+function refereesTable(rows: ReferralSetReferee[]): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty' }, 'The set has no referees.');
+  return table(
+    'Referees, newest first, with their totals over the last 30 ended epochs',
+    [
+      { label: 'Referee', cell: (r) => link(href(PATH, { referee: r.referee }), idText(r.referee)) },
+      { label: 'Joined (UTC)', cell: (r) => h('time', { datetime: isoTime(r.joinedAt) }, formatUtc(r.joinedAt)) },
+      { label: 'Epoch', numeric: true, cell: (r) => r.atEpoch },
+      { label: 'Taker volume', numeric: true, cell: (r) => groupDigits(r.totalRefereeNotionalTakerVolume) },
+      { label: 'Rewards generated', numeric: true, cell: (r) => groupDigits(r.totalRefereeGeneratedRewards) },
+    ],
+    rows,
+    { id: 'referral-set-referees', class: 'data cards' },
+  );
+}
+
+/** A factors object (vega.DiscountFactors, vega.RewardFactors: made by a function, so typed loosely), {} when null. */
+const factors = (value: unknown) => (value ?? {}) as Partial<Record<string, string>>;
+
+function statsTable(rows: ReferralSetStats[]): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty' }, 'No statistics of this set at the latest epoch.');
+  const first = rows[0]!;
+  const eligible = first.wasEligible ? 'eligible for rewards' : 'not eligible for rewards';
+  return h(
+    'div',
+    {},
+    h(
+      'p',
+      { id: 'referral-set-summary' },
+      `Epoch ${first.atEpoch}: running taker volume ${groupDigits(first.referralSetRunningNotionalTakerVolume)}, ${eligible}.`,
+    ),
+    table(
+      `Referees' statistics in epoch ${first.atEpoch}`,
+      [
+        { label: 'Referee', cell: (r) => link(href(PATH, { referee: r.partyId }), idText(r.partyId)) },
+        { label: 'Epoch taker volume', numeric: true, cell: (r) => groupDigits(r.epochNotionalTakerVolume) },
+        { label: 'Maker discount', numeric: true, cell: (r) => factors(r.discountFactors).makerDiscountFactor ?? '' },
+        { label: 'Reward factor (maker)', numeric: true, cell: (r) => factors(r.rewardFactors).makerRewardFactor ?? '' },
+      ],
+      rows,
+      { id: 'referral-set-stats', class: 'data cards' },
+    ),
   );
 }

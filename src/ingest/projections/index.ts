@@ -6,6 +6,9 @@ import { ReferralSets } from './referral-sets.js';
 import { EpochRewardSummaries } from './epoch-reward-summaries.js';
 import { Teams } from './teams.js';
 import { TeamMemberStats } from './team-member-stats.js';
+import { ReferralProgram } from './referral-program.js';
+import { ReferralSetStats } from './referral-set-stats.js';
+import { ReferralGeneratedRewards } from './referral-generated-rewards.js';
 
 /**
  * The read models, fresh for one batch, in the order they write. Team statistics read the
@@ -21,6 +24,9 @@ export function batchProjections(): Projection[] {
     new TeamMemberStats(teams.teamOf, games.teamScoped),
     new EpochRewardSummaries(),
     new Assets(),
+    new ReferralProgram(),
+    new ReferralSetStats(),
+    new ReferralGeneratedRewards(),
     new ChainHead(),
   ];
 }

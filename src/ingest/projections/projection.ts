@@ -8,8 +8,8 @@ export const toMicros = (ns: bigint) => ns - (ns % 1000n);
 
 export type EventOf<K extends ChainEvent['kind']> = Extract<ChainEvent, { kind: K }>;
 
-/** A function for each event kind a projection cares about, given the events of that kind. */
-export type EventHandlers = { [K in ChainEvent['kind']]?: (e: EventOf<K>) => void };
+/** A function for each event kind a projection cares about, given the events of that kind and their block. */
+export type EventHandlers = { [K in ChainEvent['kind']]?: (e: EventOf<K>, block: Block) => void };
 
 /**
  * One read model, built a batch of whole blocks at a time inside the batch's transaction (a

@@ -42,7 +42,7 @@ export class ReferralSets implements Projection {
         if (current) this.addSetDelta(current.setId, -1n);
         this.addSetDelta(e.setId, 1n);
       }
-      this.referees.set(e.referee, { setId: e.setId, atEpoch: e.atEpoch, joinedAt: e.joinedAt });
+      this.referees.set(e.referee, { setId: e.setId, atEpoch: e.atEpoch, joinedAt: toMicros(e.joinedAt) });
     },
   };
 

@@ -48,6 +48,37 @@ export const TRANSFER_STATUS: Readonly<Record<string, number>> = Object.freeze({
 
 const DISPATCH_STRATEGY: MessageSpec = { 4: enumOf('entityScope', ENTITY_SCOPE) };
 
+const DISCOUNT_FACTORS: MessageSpec = {
+  1: string('infrastructureDiscountFactor'),
+  2: string('liquidityDiscountFactor'),
+  3: string('makerDiscountFactor'),
+};
+const REWARD_FACTORS: MessageSpec = {
+  1: string('infrastructureRewardFactor'),
+  2: string('liquidityRewardFactor'),
+  3: string('makerRewardFactor'),
+};
+
+/** vega.ReferralProgram (end_of_program_timestamp in Unix seconds). */
+const REFERRAL_PROGRAM: MessageSpec = {
+  1: uint64('version'),
+  2: string('id'),
+  3: messages('benefitTiers', {
+    1: string('minimumRunningNotionalTakerVolume'),
+    2: string('minimumEpochs'),
+    3: string('referralRewardFactor'),
+    4: string('referralDiscountFactor'),
+    5: message('referralRewardFactors', REWARD_FACTORS),
+    6: message('referralDiscountFactors', DISCOUNT_FACTORS),
+    7: { key: 'tierNumber', type: 'uint64', optional: true },
+  }),
+  4: int64('endOfProgramTimestamp'),
+  5: uint64('windowLength'),
+  6: messages('stakingTiers', { 1: string('minimumStakedTokens'), 2: string('referralRewardMultiplier') }),
+};
+
+const PARTY_AMOUNT: MessageSpec = { 1: string('party'), 2: string('amount'), 3: string('quantumAmount') };
+
 /** The BusEvent envelope's fields before its `oneof event`. */
 export const ENVELOPE = { id: 1, block: 2, type: 3, version: 4, chainId: 5, txHash: 6 } as const;
 
@@ -156,6 +187,52 @@ export const PAYLOADS: Readonly<Record<PayloadKey, { field: number; type: number
     spec: {
       1: uint64('atEpoch'),
       2: messages('stats', { 1: string('teamId'), 2: messages('membersStats', { 1: string('partyId'), 2: string('notionalVolume') }) }),
+    },
+  },
+  referralProgramStarted: {
+    field: 165,
+    type: 67,
+    spec: { 1: message('program', REFERRAL_PROGRAM), 2: int64('startedAt'), 3: uint64('atEpoch') },
+  },
+  referralProgramUpdated: {
+    field: 166,
+    type: 68,
+    spec: { 1: message('program', REFERRAL_PROGRAM), 2: int64('updatedAt'), 3: uint64('atEpoch') },
+  },
+  referralProgramEnded: {
+    field: 167,
+    type: 69,
+    spec: { 1: uint64('version'), 2: string('id'), 3: int64('endedAt'), 4: uint64('atEpoch') },
+  },
+  referralSetStatsUpdated: {
+    field: 174,
+    type: 76,
+    spec: {
+      1: string('setId'),
+      2: uint64('atEpoch'),
+      3: string('referralSetRunningNotionalTakerVolume'),
+      // discount_factor (2) is deprecated and not read; field 3 is unused.
+      4: messages('refereesStats', {
+        1: string('partyId'),
+        4: string('epochNotionalTakerVolume'),
+        5: message('discountFactors', DISCOUNT_FACTORS),
+      }),
+      6: string('rewardsMultiplier'),
+      8: bool('wasEligible'),
+      9: string('referrerTakerVolume'),
+      10: message('rewardFactors', REWARD_FACTORS),
+      11: message('rewardFactorsMultiplier', REWARD_FACTORS),
+    },
+  },
+  feesStats: {
+    field: 177,
+    type: 79,
+    spec: {
+      1: string('market'),
+      2: string('asset'),
+      3: uint64('epochSeq'),
+      // Only the referrers' generated rewards are read (family.md §10).
+      5: messages('referrerRewardsGenerated', { 1: string('referrer'), 2: messages('generatedReward', PARTY_AMOUNT) }),
     },
   },
 };

@@ -169,7 +169,7 @@ for (const kind of STORE_KINDS) {
       const port = Number(new URL(upstream.url).port);
       await upstream.stop();
       // Asked while it is down, the service notices, and learns the schema again once it is back.
-      await ask('{ teams { edges { node { name } } } }');
+      await ask('{ games { edges { node { name } } } }');
       upstream = await startUpstream(port, 3);
       await eventually('the changed schema learnt', async () => (await ready()).graphqlUpstream.learnt === 3);
       // A referee of the fixture's set SET, and the family's fields in Fees' shape (family.md §9.4).

@@ -36,7 +36,9 @@ function node(def: MessageDef, i: number): Record<string, unknown> {
   return Object.fromEntries(def.fields.map((f) => [f.name, f.list ? [value(f.type, i), value(f.type, i + 1)] : value(f.type, i)]));
 }
 
-for (const method of METHODS) {
+// A page's bytes are framed by hand from its rows' edges; an item (GetCurrentReferralProgram) is
+// protobufjs' own encoding of its JSON, so only pages have anything to compare.
+for (const method of METHODS.filter((m) => m.operation.response.kind === 'page')) {
   const response = method.operation.response as PageResponse;
   test(`${method.operation.name}: the response bytes are protobufjs' of the same page`, () => {
     const codec = new MethodCodec(method);

@@ -57,7 +57,13 @@ export async function watchPage(page: Page, origin: string): Promise<PageProblem
     const url = r.url();
     if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.foreign.push(url);
   });
-  page.on('requestfailed', (r) => problems.failures.push(`${r.url()}: ${r.failure()?.errorText}`));
+  // A request cancelled on purpose is not a failure: the explorer aborts a view's requests when the
+  // next view starts (router.ts), and a reload or a closing page cancels what is in flight;
+  // whether one is still in flight then depends on timing (answers from the HTTP cache come sooner).
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText;
+    if (error !== 'net::ERR_ABORTED') problems.failures.push(`${r.url()}: ${error}`);
+  });
   page.on('pageerror', (e) => problems.errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.errors.push(m.text());

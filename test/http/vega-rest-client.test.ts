@@ -1,7 +1,8 @@
 /**
  * Vega's generated REST client (@vegaprotocol/rest-clients, generated from the data-node's OpenAPI
  * document) in a process of its own (vega-rest-client.mjs), against a real `serve` of the demo
- * chain on both stores. Each call must reach the route the data-node has for it (the client's
+ * chain on both stores: its ReferralProgramService, TeamsService and RewardsService methods for
+ * every operation we answer. Each call must reach the route the data-node has for it (the client's
  * answer equals ours for the URL the contract gives), and each answer must validate against the
  * data-node's own OpenAPI document that ships with the client (the v0.76 document: its schemas
  * check types and formats, not field order or presence).
@@ -46,7 +47,7 @@ async function callClient(base: string, calls: Call[]): Promise<ClientResult[]> 
 }
 
 /** The calls of the operations we answer, with the demo chain's example ids. */
-function calls(ex: Record<string, string>, referrer: string, lastEndedEpoch: number): Call[] {
+function calls(ex: Record<string, string>, referrer: string, teamMember: string, refereesSet: string, lastEndedEpoch: number): Call[] {
   const { referralSetId, referee, teamId, teamEpochs, assetId } = ex as Record<string, string>;
   const u = undefined;
   return [
@@ -75,7 +76,47 @@ function calls(ex: Record<string, string>, referrer: string, lastEndedEpoch: num
       args: [u, u, u, u, u, u, u, referee],
       url: `/api/v2/referral-sets?referee=${referee}`,
     },
+    {
+      service: 'ReferralProgramService',
+      method: 'tradingDataServiceListReferralSetReferees',
+      args: [refereesSet, u, u, u, u, u, u, u, 30],
+      url: `/api/v2/referral-sets/referees?referralSetId=${refereesSet}&aggregationEpochs=30`,
+    },
+    {
+      service: 'ReferralProgramService',
+      method: 'tradingDataServiceListReferralSetReferees',
+      args: [u, 10, u, u, u, false],
+      url: '/api/v2/referral-sets/referees?pagination.first=10&pagination.newestFirst=false',
+    },
+    {
+      service: 'ReferralProgramService',
+      method: 'tradingDataServiceGetReferralSetStats',
+      args: [u, u, u, 10],
+      url: '/api/v2/referral-sets/stats?pagination.first=10',
+    },
+    {
+      service: 'ReferralProgramService',
+      method: 'tradingDataServiceGetCurrentReferralProgram',
+      args: [],
+      url: '/api/v2/referral-programs/current',
+    },
     // TeamsService
+    { service: 'TeamsService', method: 'tradingDataServiceListTeams', args: [u, u, 5], url: '/api/v2/teams?pagination.first=5' },
+    { service: 'TeamsService', method: 'tradingDataServiceListTeams', args: [teamId], url: `/api/v2/teams?teamId=${teamId}` },
+    { service: 'TeamsService', method: 'tradingDataServiceListTeams', args: [u, teamMember], url: `/api/v2/teams?partyId=${teamMember}` },
+    {
+      service: 'TeamsService',
+      method: 'tradingDataServiceListTeamsStatistics',
+      args: [u, '30', 5],
+      url: '/api/v2/teams/stats?aggregationEpochs=30&pagination.first=5',
+    },
+    { service: 'TeamsService', method: 'tradingDataServiceListTeamReferees', args: [teamId], url: `/api/v2/teams/referees/${teamId}` },
+    {
+      service: 'TeamsService',
+      method: 'tradingDataServiceListTeamRefereeHistory',
+      args: [teamMember],
+      url: `/api/v2/teams/referees/history/${teamMember}`,
+    },
     {
       service: 'TeamsService',
       method: 'tradingDataServiceListTeamMembersStatistics',
@@ -103,11 +144,20 @@ for (const kind of STORE_KINDS) {
       };
       const assets = (await get(`${demo.serve.url}/explorer/api/assets`)).body as { assets: { id: string }[] };
       const examples: Record<string, string> = { ...overview.examples, assetId: assets.assets[0]!.id };
-      const { referralSetId } = examples;
+      const { referralSetId, teamId } = examples;
       const set = (await get(`${demo.serve.url}/api/v2/referral-sets?referralSetId=${referralSetId}`)).body as {
         referralSets: { edges: { node: { referrer: string } }[] };
       };
-      const list = calls(examples, set.referralSets.edges[0]!.node.referrer, Number(overview.lastEndedEpoch));
+      const members = (await get(`${demo.serve.url}/api/v2/teams/referees/${teamId}`)).body as {
+        teamReferees: { edges: { node: { referee: string } }[] };
+      };
+      const teamMember = members.teamReferees.edges[0]!.node.referee;
+      // The example set may have no referee left: the set of the first referee listed.
+      const referees = (await get(`${demo.serve.url}/api/v2/referral-sets/referees?pagination.first=1`)).body as {
+        referralSetReferees: { edges: { node: { referralSetId: string } }[] };
+      };
+      const refereesSet = referees.referralSetReferees.edges[0]!.node.referralSetId;
+      const list = calls(examples, set.referralSets.edges[0]!.node.referrer, teamMember, refereesSet, Number(overview.lastEndedEpoch));
       const results = await callClient(demo.serve.url, list);
       for (const [i, call] of list.entries()) {
         const ours = await get(demo.serve.url + call.url);

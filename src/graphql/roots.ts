@@ -35,6 +35,8 @@ export interface MessageView {
   names?: Readonly<Record<string, string>>;
   /** A field's value where it is not the node's JSON value as it is (family.md §9.3): from the value and the node. */
   values?: Readonly<Record<string, (value: unknown, node: Record<string, unknown>) => unknown>>;
+  /** The deprecation reason of a field the data-node's schema marks @deprecated. */
+  deprecated?: Readonly<Record<string, string>>;
 }
 
 export interface RootField {
@@ -282,6 +284,11 @@ export const ROOT_FIELDS: readonly RootField[] = [
         ],
         // Copied unchanged; an absent object is three "" (family.md §9.3).
         values: { rewardFactors: absentAsEmpty, rewardsFactorsMultiplier: absentAsEmpty },
+        deprecated: {
+          discountFactor: 'Use discountFactors',
+          rewardFactor: 'Use rewardFactors',
+          rewardsFactorMultiplier: 'Use rewardsFactorsMultiplier',
+        },
       },
     },
     request(args) {
@@ -324,6 +331,7 @@ export const ROOT_FIELDS: readonly RootField[] = [
         ],
         types: { minimumEpochs: 'Int!', tierNumber: 'Int' },
         values: { minimumEpochs: integerOf, referralRewardFactors: tierFactors, referralDiscountFactors: tierFactors },
+        deprecated: { referralDiscountFactor: 'Use referralDiscountFactors', referralRewardFactor: 'Use referralRewardFactors' },
       },
     },
     request: () => ({}),

@@ -162,7 +162,13 @@ function messageType(def: MessageDef, views: Readonly<Record<string, MessageView
         fields.map((f) => [
           view?.names?.[f.name] ?? f.name,
           // The message field rides along for the compiled writers (compiled.ts).
-          { type: fieldType(f, view, types, views), description: f.doc, resolve: fieldResolver(f, view), extensions: { messageField: f } },
+          {
+            type: fieldType(f, view, types, views),
+            description: f.doc,
+            deprecationReason: view?.deprecated?.[f.name],
+            resolve: fieldResolver(f, view),
+            extensions: { messageField: f },
+          },
         ]),
       ),
   });

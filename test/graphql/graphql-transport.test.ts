@@ -47,8 +47,8 @@ type Query {
 type CurrentReferralProgram { id: ID! version: Int! benefitTiers: [BenefitTier!]! endOfProgramTimestamp: Timestamp! windowLength: Int! stakingTiers: [StakingTier!]! endedAt: Timestamp }
 type BenefitTier {
   minimumEpochs: Int! minimumRunningNotionalTakerVolume: String!
-  referralDiscountFactor: String! referralDiscountFactors: DiscountFactors!
-  referralRewardFactor: String! referralRewardFactors: RewardFactors!
+  referralDiscountFactor: String! @deprecated(reason: "Use referralDiscountFactors") referralDiscountFactors: DiscountFactors!
+  referralRewardFactor: String! @deprecated(reason: "Use referralRewardFactors") referralRewardFactors: RewardFactors!
   tierNumber: Int
 }
 type StakingTier { minimumStakedTokens: String! referralRewardMultiplier: String! }
@@ -61,10 +61,12 @@ type ReferralSetStatsConnection { edges: [ReferralSetStatsEdge]! pageInfo: PageI
 type ReferralSetStatsEdge { node: ReferralSetStats! cursor: String! }
 type ReferralSetStats {
   atEpoch: Int! partyId: ID! wasEligible: Boolean!
-  discountFactor: String! rewardFactor: String!
+  discountFactor: String! @deprecated(reason: "Use discountFactors")
+  rewardFactor: String! @deprecated(reason: "Use rewardFactors")
   discountFactors: DiscountFactors! rewardFactors: RewardFactors!
   epochNotionalTakerVolume: String! referralSetRunningNotionalTakerVolume: String! rewardsMultiplier: String!
-  rewardsFactorMultiplier: String! rewardsFactorsMultiplier: RewardFactors! referrerTakerVolume: String!
+  rewardsFactorMultiplier: String! @deprecated(reason: "Use rewardsFactorsMultiplier")
+  rewardsFactorsMultiplier: RewardFactors! referrerTakerVolume: String!
 }
 input Pagination { first: Int after: String last: Int before: String }
 input RewardSummaryFilter { assetIds: [ID!] marketIds: [ID!] fromEpoch: Int toEpoch: Int }
@@ -110,7 +112,7 @@ function shape(schema: GraphQLSchema, names: readonly string[]): Record<string, 
         'args' in f && f.args.length > 0
           ? `(${f.args.map((a: { name: string; type: unknown }) => `${a.name}: ${String(a.type)}`).join(', ')})`
           : '';
-      return `${f.name}${args}: ${String(f.type)}`;
+      return `${f.name}${args}: ${String(f.type)}${f.deprecationReason ? ` @deprecated(${f.deprecationReason})` : ''}`;
     });
   }
   return out;

@@ -97,6 +97,17 @@ function epochBound(filter: Record<string, unknown> | null | undefined, keys: Se
   return BigInt(value);
 }
 
+/**
+ * A uint64 `aggregationEpochs` argument (team and member statistics): absent when not given; a
+ * negative one fails as the data-node's conversion to uint64 makes its query fail (graphql.md §2,
+ * family.md §9.2), with the operation's own error.
+ */
+function aggregationEpochs(args: Record<string, unknown>, op: AnyOperation): bigint | undefined {
+  const epochs = args.aggregationEpochs as number | null | undefined;
+  if (epochs != null && epochs < 0) throw internalError(op.errorCode, op.errorMessage);
+  return epochs == null ? undefined : BigInt(epochs);
+}
+
 const PAGINATION_ARG = 'pagination: Pagination';
 
 /** A message absent from the node (the event had none) as an object of "" values (family.md §9.3, fix). */
@@ -195,17 +206,12 @@ export const ROOT_FIELDS: readonly RootField[] = [
         types: { partyId: 'String!' },
       },
     },
-    request(args) {
-      const epochs = args.aggregationEpochs as number | null | undefined;
-      // The data-node converts a negative count to uint64 and its query then fails (graphql.md §2).
-      if (epochs != null && epochs < 0) throw internalError(listTeamMembersStatistics.errorCode, listTeamMembersStatistics.errorMessage);
-      return {
-        ...paginationFields(args.pagination as Pagination),
-        teamId: args.teamId as string,
-        partyId: optional(args.partyId as string),
-        aggregationEpochs: epochs == null ? undefined : BigInt(epochs),
-      };
-    },
+    request: (args) => ({
+      ...paginationFields(args.pagination as Pagination),
+      teamId: args.teamId as string,
+      partyId: optional(args.partyId as string),
+      aggregationEpochs: aggregationEpochs(args, listTeamMembersStatistics),
+    }),
   },
   {
     name: 'epochRewardSummaries',
@@ -378,16 +384,11 @@ export const ROOT_FIELDS: readonly RootField[] = [
         types: { teamId: 'String!' },
       },
     },
-    request(args) {
-      const epochs = args.aggregationEpochs as number | null | undefined;
-      // As teamMembersStatistics: the data-node's conversion of a negative count fails (family.md §9.2).
-      if (epochs != null && epochs < 0) throw internalError(listTeamsStatistics.errorCode, listTeamsStatistics.errorMessage);
-      return {
-        ...paginationFields(args.pagination as Pagination),
-        teamId: optional(args.teamId as string),
-        aggregationEpochs: epochs == null ? undefined : BigInt(epochs),
-      };
-    },
+    request: (args) => ({
+      ...paginationFields(args.pagination as Pagination),
+      teamId: optional(args.teamId as string),
+      aggregationEpochs: aggregationEpochs(args, listTeamsStatistics),
+    }),
   },
   {
     name: 'teamReferees',

@@ -101,6 +101,70 @@ try {
     'summaries of ended epochs only',
   );
 
+  // The family's operations, each asked with ids an earlier answer gave.
+  path = '/api/v2/teams?pagination.first=2';
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/teams');
+  const teamRow = [
+    'teamId',
+    'referrer',
+    'name',
+    'teamUrl',
+    'avatarUrl',
+    'createdAt',
+    'closed',
+    'createdAtEpoch',
+    'allowList',
+    'totalMembers',
+  ];
+  assert.equal(page(res.json(), 'teams', teamRow, path).length, 2);
+
+  path = '/api/v2/teams/stats?pagination.first=2';
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/teams/stats');
+  const teamStat = [
+    'teamId',
+    'totalQuantumVolume',
+    'totalQuantumRewards',
+    'quantumRewards',
+    'totalGamesPlayed',
+    'gamesPlayed',
+    'quantumVolumes',
+  ];
+  assert.equal(page(res.json(), 'statistics', teamStat, path).length, 2);
+
+  path = `/api/v2/teams/referees/${teamId}?pagination.first=1`;
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/teams/referees/{teamId}');
+  const [member] = page(res.json(), 'teamReferees', ['teamId', 'referee', 'joinedAt', 'joinedAtEpoch'], path);
+  assert.equal(member.node.teamId, teamId);
+
+  path = `/api/v2/teams/referees/history/${member.node.referee}`;
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/teams/referees/history/{referee}');
+  const history = page(res.json(), 'teamRefereeHistory', ['teamId', 'joinedAt', 'joinedAtEpoch'], path);
+  assert.ok(
+    history.some((e) => e.node.teamId === teamId),
+    `${path}: the member's history holds the team`,
+  );
+
+  path = '/api/v2/referral-sets/referees?pagination.first=1';
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/referral-sets/referees');
+  const refereeRow = ['referralSetId', 'referee', 'joinedAt', 'atEpoch', 'totalRefereeNotionalTakerVolume', 'totalRefereeGeneratedRewards'];
+  const [referee] = page(res.json(), 'referralSetReferees', refereeRow, path);
+
+  path = `/api/v2/referral-sets/stats?referralSetId=${referee.node.referralSetId}&pagination.first=1`;
+  res = await get(path, 200, 'application/json');
+  checked.add('/api/v2/referral-sets/stats');
+  assert.equal(res.json().stats.edges.length, 1, `${path}: one row`);
+
+  path = '/api/v2/referral-programs/current';
+  res = await get(path, 200, 'application/json');
+  checked.add(path);
+  const programFields = ['version', 'id', 'benefitTiers', 'endOfProgramTimestamp', 'windowLength', 'stakingTiers', 'endedAt'];
+  assert.deepEqual(Object.keys(res.json().currentReferralProgram), programFields, path);
+
   const assets = (await get('/explorer/api/assets', 200, 'application/json')).json();
   checked.add('/explorer/api/assets');
   assert.equal(String(assets.assets.length), overview.counts.assets, 'as many assets as the overview counts');

@@ -284,8 +284,15 @@ for (const kind of STORE_KINDS) {
       const answers: Map<string, { tag: string; body: Buffer }>[] = [];
       /** The tags each pair was given through nginx at the steps it was asked, to bound the origin's full answers. */
       const tagsAsked = new Map<string, Set<string>>();
-      const logStart = serve!.logs().length;
+      // The log is written after the answer: wait for the earlier tests' requests in it, so
+      // that the lines from logStart on are this test's own.
       const metricsBefore = await metrics();
+      await eventually('the earlier requests logged', () => {
+        const probes = ['healthz', 'readyz', 'metrics'];
+        const logged = serve!.logs().filter((l) => l.msg === 'request' && !probes.includes(String(l.operation)));
+        return logged.length >= total(metricsBefore, 'epochview_http_requests_total', ...NOT_PROBES);
+      });
+      const logStart = serve!.logs().length;
       const directBefore = new Map(direct);
       let throughNginx = 0;
 

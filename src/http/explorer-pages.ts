@@ -11,7 +11,7 @@ import { EXPLORER_CSP, registerPageScope } from './page-headers.js';
  * dist/web/: index.html and, under assets/, files named by a hash of their content. `/` and the
  * explorer's page routes answer the HTML (revalidated on every visit, so a new build shows at
  * once); /explorer/assets/<file> answers the files, which browsers may keep for a year since a
- * changed file gets a new name. Everything is read once at startup and kept gzipped too. The
+ * changed file gets a new name. Everything is read once at startup, and kept gzipped once asked so. The
  * pages and files carry the page headers (see page-headers.ts).
  */
 
@@ -33,11 +33,20 @@ export const REVALIDATE = 'no-cache';
 export interface File {
   type: string;
   body: Buffer;
-  gzipped: Buffer;
+  /** Made on the first request that takes gzip, then kept: starting does not wait for it. */
+  readonly gzipped: Buffer;
 }
 
 export function file(type: string, body: Buffer): File {
-  return { type, body, gzipped: gzipSync(body, { level: 9 }) };
+  let gzipped: Buffer | undefined;
+  return {
+    type,
+    body,
+    get gzipped() {
+      gzipped ??= gzipSync(body, { level: 9 });
+      return gzipped;
+    },
+  };
 }
 
 export function send(request: FastifyRequest, reply: FastifyReply, f: File, cacheControl: string): FastifyReply {

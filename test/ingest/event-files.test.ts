@@ -57,13 +57,13 @@ for (const kind of STORE_KINDS) {
       const { ndjsonFile, evtsFile, gzFile } = await demoFiles();
       const json = await freshStore(stores, kind);
       assert.equal((await runCli(['ingest', ndjsonFile, ...json.args])).code, 0);
-      const expected = await allPages(json, 7);
+      const expected = await allPages(json, 25);
       const expectedDump = await dumpStore(json);
 
       const binary = await freshStore(stores, kind);
       const res = await runCli(['ingest', evtsFile, ...binary.args]);
       assert.equal(res.code, 0, res.stderr);
-      assert.deepEqual(await allPages(binary, 7), expected);
+      assert.deepEqual(await allPages(binary, 25), expected);
 
       // The same records in three files of a directory, cut between records inside blocks, read
       // in name order (written out of order); the format is told by the bytes, not the names.

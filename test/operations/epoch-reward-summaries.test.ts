@@ -154,6 +154,15 @@ async function checkFilterWithCursors(base: string, all: Node[], f: Filter, posi
   await Promise.all(checks);
 }
 
+/**
+ * Every other position, starting at the first or the second by the filter's index: each filter
+ * gets cursors all over its rows, every position is asked with half the filters, and the test
+ * asks half as many pages as with all positions for every filter.
+ */
+function halfOf<T>(positions: T[], k: number): T[] {
+  return positions.filter((_, i) => (i + k) % 2 === 0);
+}
+
 function* combinations(
   assetOptions: string[][],
   marketOptions: string[][],
@@ -282,7 +291,7 @@ for (const kind of STORE_KINDS) {
         { from: 700n, to: 1025n },
         { from: 3n, to: 2n },
       ];
-      for (const f of filters) await checkFilterWithCursors(served.url, all, f, positions, 3);
+      for (const [k, f] of filters.entries()) await checkFilterWithCursors(served.url, all, f, halfOf(positions, k), 3);
     });
 
     test('a repeated id (also as its alias) does not repeat summaries', async () => {
@@ -483,7 +492,7 @@ for (const kind of STORE_KINDS) {
           ],
         ),
       ];
-      for (const f of filters) await checkFilterWithCursors(served.url, all, f, positions, 7);
+      for (const [k, f] of filters.entries()) await checkFilterWithCursors(served.url, all, f, halfOf(positions, k), 7);
     });
   });
 

@@ -88,9 +88,11 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
 });
 
-test(`bench --ingest-formats on a small chain (${store}): both formats, the ratio, the results file`, { timeout: 300_000 }, async () => {
+test(`bench --ingest-formats --baseline (${store}): both formats by both builds interleaved, the ratios, the results file`, {
+  timeout: 300_000,
+}, async () => {
   const out = join(work, 'formats');
-  const res = await runSmall(out, ['--ingest-formats']);
+  const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 43,633 in the small chain of seed 1, 68 % of them not applied.
   for (const format of ['NDJSON', 'event file']) {
@@ -103,19 +105,10 @@ test(`bench --ingest-formats on a small chain (${store}): both formats, the rati
     );
   }
   assert.match(res.stdout, /^\| small \| event file ÷ NDJSON, this build \([^)]+\) \| \*\*[\d.]+×\*\* \|$/m);
-  const files = readdirSync(out);
   assert.deepEqual(
-    files.map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
+    readdirSync(out).map((f) => f.replace(/^\d{4}-\d{2}-\d{2}-/, '')),
     [`${store}-ingest-formats.md`],
   );
-});
-
-test(`bench --ingest-formats --baseline (${store}): both builds interleaved per format, and their ratios`, {
-  timeout: 300_000,
-}, async () => {
-  const out = join(work, 'formats-baseline');
-  const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);
-  assert.equal(res.code, 0, res.stderr);
   // Baseline, this, this, baseline: per format, in that order.
   const builds = [...res.stdout.matchAll(/^\| small \| (NDJSON|event file) \| (this build|baseline)[^|]*\|/gm)].map(
     (m) => `${m[1]} ${m[2]}`,

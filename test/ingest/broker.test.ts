@@ -354,10 +354,12 @@ for (const kind of STORE_KINDS) {
     test('kill -9 while receiving, a restart and a resend from an earlier block: the same pages as a clean ingest', {
       timeout: 300_000,
     }, async () => {
-      const lines = [...demoChain({ scale: 'small', seed: 3 })]
+      // The small chain's first 120 blocks (of 286): enough blocks to kill between them.
+      const all = [...demoChain({ scale: 'small', seed: 3 })]
         .join('')
         .split('\n')
         .filter((l) => l !== '');
+      const lines = all.slice(0, all.findIndex((l) => l.includes('"endBlock":{"height":"120"')) + 1);
       const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       const ndjson = join(tmp, `clean-${kind}.ndjson`);
       writeFileSync(ndjson, `${lines.join('\n')}\n`);

@@ -20,7 +20,10 @@ import { get, rawRequest } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'referral-family'] as const;
-/** The headers of a GET asked both ways: none, gzip (answers of 1 KB or more are gzipped), an origin. */
+/**
+ * The headers of a GET asked both ways: none (every request), gzip (answers of 1 KB or more are
+ * gzipped) and an origin (every fourth request: how they are answered does not depend on the document).
+ */
 const GET_VARIANTS: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, deflate, br' }, { origin: 'https://console.vega.xyz' }];
 const ERRORS = loadExpectations('errors');
 
@@ -58,7 +61,7 @@ for (const kind of STORE_KINDS) {
           assert.equal(again.text, expected, `${c.name}, again`);
           // As a GET: the fast path (src/http/fast-path.ts) answers as Fastify's route (a GET with a body goes there), header for header.
           const url = `/graphql?query=${encodeURIComponent(gql.query)}&variables=${encodeURIComponent(JSON.stringify(gql.variables))}`;
-          for (const headers of GET_VARIANTS) {
+          for (const headers of asked % 4 === 0 ? GET_VARIANTS : GET_VARIANTS.slice(0, 1)) {
             const routed = await rawRequest(serve.url + url, { ...headers, 'content-length': '0' });
             const fast = await rawRequest(serve.url + url, headers);
             assert.deepEqual(fast, routed, `${c.name}, GET ${JSON.stringify(headers)}`);

@@ -128,12 +128,12 @@ for (const kind of STORE_KINDS) {
       const compareAll = async (): Promise<string[]> => {
         const pages = [
           await truth(SETS),
-          ...(await walk(plain.url, SETS, 'referralSets', 4)),
+          ...(await walk(plain.url, SETS, 'referralSets', 7)),
           await truth(SUMMARIES),
           ...(await walk(plain.url, SUMMARIES, 'summaries', 97)),
           await truth(`${SUMMARIES}?filter.assetIds=${middleSummary.assetId}&pagination.first=3`),
-          ...(await walk(plain.url, `${STATS}?aggregationEpochs=1`, 'statistics', 3)),
-          ...(await walk(plain.url, `${STATS}?aggregationEpochs=${teamEpochs}`, 'statistics', 3)),
+          ...(await walk(plain.url, `${STATS}?aggregationEpochs=1`, 'statistics', 5)),
+          ...(await walk(plain.url, `${STATS}?aggregationEpochs=${teamEpochs}`, 'statistics', 5)),
           await truth(`${STATS}?aggregationEpochs=${teamEpochs}&partyId=${members[1]}`),
         ];
         const bodies: string[] = [];

@@ -332,7 +332,10 @@ for (const kind of STORE_KINDS) {
           assert.match(ready.source.error!, new RegExp(`^refused: ${escapeRegExp(file)}: byte \\d+, ${escapeRegExp(why)}$`));
           assert.equal(ready.blockHeight, '2');
           await assertWholeBlocks(serve.url, 2);
-          const log = logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)');
+          // The log line is written after the state changes: wait for it, then there is one.
+          const stopped = 'broker: stopped; fix the cause and restart (the buffer files are read again)';
+          await eventually('the refusal logged', () => logged(serve, stopped).length > 0);
+          const log = logged(serve, stopped);
           assert.equal(log.length, 1);
           assert.equal(log[0]!.level, 50);
           assert.equal(log[0]!.err, ready.source.error);
@@ -555,7 +558,9 @@ test('a port that cannot be listened on stops the source: said in the log and /r
       error,
       heightReceived: null,
     });
-    assert.equal(logged(serve, 'broker: stopped; fix the cause and restart (the buffer files are read again)')[0]!.err, error);
+    const stopped = 'broker: stopped; fix the cause and restart (the buffer files are read again)';
+    await eventually('the stop logged', () => logged(serve, stopped).length > 0);
+    assert.equal(logged(serve, stopped)[0]!.err, error);
     assert.deepEqual(await view(serve.url), { height: null, sets: [] });
     assert.equal(await serve.stop(), 0);
   } finally {

@@ -102,9 +102,9 @@ if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {
 // (npm test): this process stays to drop the run's templates and remove its server after them.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
-// Several files: one migrated store of each kind for the whole run, which their tests copy (see
-// createTemplate), on the server the tests use (read when the module loads). A file run alone
-// makes its own, of the kinds it uses.
+// Several files: one migrated store of each kind for the whole run, and one per fixture dataset,
+// which their tests copy (see createTemplate), on the server the tests use (read when the module
+// loads). A file run alone makes its own, of the kinds and datasets it uses.
 const templates = [];
 let status;
 try {
@@ -112,7 +112,7 @@ try {
     if (env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = env.TEST_DATABASE_URL;
     const { createTemplate, TEMPLATE_VARIABLES } = await tsImport('../test/helpers/stores.ts', import.meta.url);
     const kinds = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',');
-    const made = await Promise.all(kinds.map((kind) => createTemplate(kind).then((t) => [kind, t])));
+    const made = await Promise.all(kinds.map((kind) => createTemplate(kind, { datasets: true }).then((t) => [kind, t])));
     for (const [kind, t] of made) {
       templates.push(t);
       env[TEMPLATE_VARIABLES[kind]] = t.name;

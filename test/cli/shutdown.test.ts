@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { FIXTURES, runCli } from '../helpers/cli.js';
 import { eventually, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
@@ -45,8 +44,7 @@ for (const kind of STORE_KINDS) {
 
 describe('shutdown on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
   test('SIGTERM while a request waits on a lock: no new connections, the request completes, exit 0', { timeout: 120_000 }, async () => {
-    const ts = await createTestStore('postgres');
-    assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+    const ts = await createTestStore('postgres', { dataset: 'referral-sets' });
     // No response cache: the repeated request must reach the store and wait on the lock.
     const serve = await startServe([...ts.args, '--log-level', 'info', '--response-cache-mb', '0']);
     const locker = new pg.Client({ connectionString: ts.databaseUrl });

@@ -42,7 +42,7 @@ for (const kind of STORE_KINDS) {
       ingest: { file: `${FIXTURES}team-stats.ndjson`, args: ['--batch-events', '1'] },
       server: false,
     });
-    const together = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson` }, server: false });
+    const together = useServedStore(kind, { dataset: 'team-stats', server: false });
 
     test('ingested block by block, every read model is what one transaction writes', async () => {
       const [a, b] = [await dumpReadModels(byBlock.store), await dumpReadModels(together.store)];

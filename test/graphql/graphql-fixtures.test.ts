@@ -12,14 +12,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { goJson } from '../../src/contract/json.js';
 import { asGraphql, graphqlAnswer } from '../../bench/graphql-urls.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
 import { type Expectation, loadExpectations } from '../helpers/fixtures.js';
 import { postGraphql } from '../helpers/graphql.js';
 import { type ServeProcess, startServe } from '../helpers/serve.js';
 import { get, rawRequest } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { createTestStore, DATASETS, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'referral-family'] as const;
 /**
  * The headers of a GET asked both ways: none (every request), gzip (answers of 1 KB or more are
  * gzipped) and an origin (every fourth request: how they are answered does not depend on the document).
@@ -33,9 +31,7 @@ for (const kind of STORE_KINDS) {
       let ts: TestStore;
       let serve: ServeProcess;
       before(async () => {
-        ts = await createTestStore(kind);
-        const ingested = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...ts.args]);
-        assert.equal(ingested.code, 0, ingested.stderr);
+        ts = await createTestStore(kind, { dataset });
         serve = await startServe([...ts.args, '--response-cache-mb', '0']);
       });
       after(async () => {

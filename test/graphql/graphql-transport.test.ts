@@ -15,7 +15,6 @@ import {
   getIntrospectionQuery,
   type IntrospectionQuery,
 } from 'graphql';
-import { FIXTURES, runCli } from '../helpers/cli.js';
 import { postGraphql } from '../helpers/graphql.js';
 import { eventually, sample, type ServeProcess, startServe } from '../helpers/serve.js';
 import { get, rawRequest } from '../helpers/server.js';
@@ -124,9 +123,7 @@ for (const kind of STORE_KINDS) {
     let serve: ServeProcess;
     let height: string;
     before(async () => {
-      ts = await createTestStore(kind);
-      const ingested = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
-      assert.equal(ingested.code, 0, ingested.stderr);
+      ts = await createTestStore(kind, { dataset: 'referral-sets' });
       serve = await startServe([...ts.args]);
       height = (await get(`${serve.url}/api/v2/referral-sets`)).headers.get('x-block-height')!;
     });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { FIXTURES, NODE_FLAGS, runCli } from '../helpers/cli.js';
+import { NODE_FLAGS } from '../helpers/cli.js';
 import { apollo, postGraphql } from '../helpers/graphql.js';
 import { eventually, sample, type ServeProcess, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -63,9 +63,7 @@ for (const kind of STORE_KINDS) {
     let upstream: Awaited<ReturnType<typeof startUpstream>>;
     before(async () => {
       upstream = await startUpstream(0, 1);
-      ts = await createTestStore(kind);
-      const ingested = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
-      assert.equal(ingested.code, 0, ingested.stderr);
+      ts = await createTestStore(kind, { dataset: 'referral-sets' });
       serve = await startServe([...ts.args, '--log-level', 'warn'], { EPOCHVIEW_GRAPHQL_UPSTREAM: upstream.url });
     });
     after(async () => {

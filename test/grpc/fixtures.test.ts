@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/cli.js';
 import { loadExpectations } from '../helpers/fixtures.js';
 import { grpcAddress, pythonStubs, runPython } from '../helpers/grpc.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
@@ -72,9 +72,7 @@ for (const kind of STORE_KINDS) {
       let ts: TestStore;
       let serve: ServeProcess;
       before(async () => {
-        ts = await createTestStore(kind);
-        const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...ts.args]);
-        assert.equal(res.code, 0, res.stderr);
+        ts = await createTestStore(kind, { dataset });
         serve = await startServe([...ts.args, '--grpc-port', '0', '--log-level', 'warn', '--demo-on-empty', 'false']);
       });
       after(async () => {

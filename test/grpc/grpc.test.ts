@@ -22,7 +22,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import pg from 'pg';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { blockLines, payout } from '../helpers/events.js';
 import { decode, encode, grpcAddress, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
@@ -103,9 +103,7 @@ for (const kind of STORE_KINDS) {
     let serve: ServeProcess;
     let address: string;
     before(async () => {
-      ts = await createTestStore(kind);
-      const res = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
-      assert.equal(res.code, 0, res.stderr);
+      ts = await createTestStore(kind, { dataset: 'referral-sets' });
       const big = await runCli(['ingest', '-', ...ts.args], { stdin: bigPageBlock() });
       assert.equal(big.code, 0, big.stderr);
       serve = await startServe([...ts.args, '--grpc-port', '0', '--demo-on-empty', 'false']);
@@ -232,9 +230,7 @@ describe('gRPC on a PostgreSQL server: deadlines, a vanishing client, shutdown, 
 }, () => {
   let ts: TestStore;
   before(async () => {
-    ts = await createTestStore('postgres');
-    const res = await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args]);
-    assert.equal(res.code, 0, res.stderr);
+    ts = await createTestStore('postgres', { dataset: 'referral-sets' });
   });
   after(async () => ts?.drop());
 

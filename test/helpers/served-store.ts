@@ -4,7 +4,7 @@ import type { Store } from '../../src/db/store.js';
 import { runCli } from './cli.js';
 import { type ServeProcess, startServe } from './serve.js';
 import { startServer } from './server.js';
-import { createTestStore, type StoreKind, type TestStore } from './stores.js';
+import { createTestStore, type Dataset, type StoreKind, type TestStore } from './stores.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -18,6 +18,8 @@ export interface ServedStore {
 }
 
 export interface ServedStoreOptions {
+  /** A fixture dataset the store starts with (a copy of its template, ingested once by the CLI). */
+  dataset?: Dataset;
   /** Event input to ingest with the real CLI first: a file path, or NDJSON text on stdin; and more arguments. */
   ingest?: ({ file: string } | { stdin: string }) & { args?: string[] };
   /** Rows written to the opened store before the server starts (read models filled directly). */
@@ -27,14 +29,14 @@ export interface ServedStoreOptions {
 }
 
 /**
- * The setup most component suites share: a store of their own on `kind`, filled by the CLI,
- * opened, and served over HTTP on a free port; closed and dropped after the suite. Registers the
+ * The setup most component suites share: a store of their own on `kind`, with a fixture dataset
+ * or filled by the CLI, opened, and served over HTTP on a free port; closed and dropped after the suite. Registers the
  * suite's before/after hooks and returns the object they fill.
  */
 export function useServedStore(kind: StoreKind, opts: ServedStoreOptions = {}): ServedStore {
   const ctx = {} as ServedStore;
   before(async () => {
-    ctx.ts = await createTestStore(kind);
+    ctx.ts = await createTestStore(kind, { dataset: opts.dataset });
     if (opts.ingest) {
       const res =
         'file' in opts.ingest

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openMigratedStore } from '../../src/schema.js';
 import type { Store } from '../../src/db/store.js';
+import { FIXTURES, runCli } from './cli.js';
 
 /**
  * The two stores every component test runs on. The PostgreSQL server is required: a test run
@@ -62,13 +63,42 @@ export const TEMPLATE_VARIABLES: Record<StoreKind, string> = {
   postgres: 'EPOCHVIEW_TEST_POSTGRES_TEMPLATE',
 };
 
+/** The fixture datasets of test/fixtures: each ingested once (per run, or per file run alone) into a template of its own. */
+export const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'referral-family'] as const;
+export type Dataset = (typeof DATASETS)[number];
+
+interface Template {
+  name: string;
+  drop(): Promise<void>;
+}
+
 /**
  * A migrated store to copy test stores from: a PGlite data dir (closed), or a database on the
  * server. Making a store and migrating it is most of what a test store costs (PGlite's initdb
  * and the migrations, several seconds on a busy 2-core machine); a copy costs a fraction of it.
- * The test runner makes one per run and names it in TEMPLATE_VARIABLES; `drop` removes it.
+ * With `datasets`, also a template per fixture dataset, a copy of it with the dataset ingested
+ * by the CLI, named after it (datasetTemplate): dozens of suites serve a dataset, and a copy
+ * costs less than an ingest. The test runner makes them once per run and names the migrated one
+ * in TEMPLATE_VARIABLES; `drop` removes them all.
  */
-export async function createTemplate(kind: StoreKind): Promise<{ name: string; drop(): Promise<void> }> {
+export async function createTemplate(kind: StoreKind, opts: { datasets?: boolean } = {}): Promise<Template> {
+  const base = await createMigratedTemplate(kind);
+  const made: Template[] = [];
+  try {
+    for (const dataset of opts.datasets ? DATASETS : []) made.push(await createDatasetTemplate(kind, base.name, dataset));
+  } catch (err) {
+    for (const t of [...made, base]) await t.drop();
+    throw err;
+  }
+  return {
+    name: base.name,
+    drop: async () => {
+      for (const t of [...made, base]) await t.drop();
+    },
+  };
+}
+
+async function createMigratedTemplate(kind: StoreKind): Promise<Template> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'epochview-test-template-'));
     await (await openMigratedStore({ dataDir })).close();
@@ -84,19 +114,44 @@ export async function createTemplate(kind: StoreKind): Promise<{ name: string; d
   return { name, drop: () => dropDatabase(name) };
 }
 
-/** This process's own templates, when the runner named none (a test file run alone). */
-const ownTemplates: Partial<Record<StoreKind, Promise<string>>> = {};
+/** The template that holds `dataset`, named after the migrated template it was copied from. */
+function datasetTemplate(kind: StoreKind, base: string, dataset: Dataset): string {
+  return kind === 'pglite' ? `${base}-${dataset}` : `${base}_${dataset.replaceAll('-', '_')}`;
+}
 
-function templateOf(kind: StoreKind): Promise<string> {
+async function createDatasetTemplate(kind: StoreKind, base: string, dataset: Dataset): Promise<Template> {
+  const copy = await copyStore(kind, base, datasetTemplate(kind, base, dataset));
+  const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...copy.args]);
+  if (res.code !== 0) {
+    await copy.drop();
+    throw new Error(`ingesting the ${dataset} fixture: ${res.stderr}`);
+  }
+  return { name: datasetTemplate(kind, base, dataset), drop: copy.drop };
+}
+
+/** This process's own templates, when the runner named none (a test file run alone): by kind, and by kind and dataset. */
+const ownTemplates = new Map<string, Promise<string>>();
+
+function own(key: string, make: () => Promise<Template>, kind: StoreKind): Promise<string> {
+  let name = ownTemplates.get(key);
+  if (!name) {
+    name = make().then((t) => {
+      // A data dir goes at exit; a database when the process is done (else with the stale ones).
+      if (kind === 'pglite') process.once('exit', () => rmSync(t.name, { recursive: true, force: true }));
+      else process.once('beforeExit', () => void t.drop().catch(() => {}));
+      return t.name;
+    });
+    ownTemplates.set(key, name);
+  }
+  return name;
+}
+
+/** The template to copy a store of `kind` from: the migrated one, or the one holding `dataset`. */
+async function templateOf(kind: StoreKind, dataset?: Dataset): Promise<string> {
   const named = process.env[TEMPLATE_VARIABLES[kind]];
-  if (named) return Promise.resolve(named);
-  ownTemplates[kind] ??= createTemplate(kind).then((t) => {
-    // A data dir goes at exit; a database when the process is done (else with the stale ones).
-    if (kind === 'pglite') process.once('exit', () => rmSync(t.name, { recursive: true, force: true }));
-    else process.once('beforeExit', () => void t.drop().catch(() => {}));
-    return t.name;
-  });
-  return ownTemplates[kind];
+  if (named) return dataset ? datasetTemplate(kind, named, dataset) : named;
+  const base = await own(kind, () => createTemplate(kind), kind);
+  return dataset ? own(`${kind} ${dataset}`, () => createDatasetTemplate(kind, base, dataset), kind) : base;
 }
 
 function urlOf(database: string): string {
@@ -110,13 +165,23 @@ function dropDatabase(name: string): Promise<void> {
 }
 
 /**
- * A store of its own, migrated (a copy of the run's template), or `empty` (nothing in it yet,
- * for the tests of migrating).
+ * A store of its own, migrated (a copy of the run's template), holding a fixture `dataset` (a
+ * copy of its template), or `empty` (nothing in it yet, for the tests of migrating).
  */
-export async function createTestStore(kind: StoreKind, opts: { empty?: boolean } = {}): Promise<TestStore> {
+export async function createTestStore(kind: StoreKind, opts: { empty?: boolean; dataset?: Dataset } = {}): Promise<TestStore> {
+  const template = opts.empty ? undefined : await templateOf(kind, opts.dataset);
+  const name =
+    kind === 'pglite'
+      ? mkdtempSync(join(tmpdir(), 'epochview-test-'))
+      : `epochview_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  return copyStore(kind, template, name);
+}
+
+/** A store named `name` (a folder, or a database): a copy of `template`, or empty without one. */
+async function copyStore(kind: StoreKind, template: string | undefined, name: string): Promise<TestStore> {
   if (kind === 'pglite') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'epochview-test-'));
-    if (!opts.empty) cpSync(await templateOf(kind), dataDir, { recursive: true });
+    const dataDir = name;
+    if (template) cpSync(template, dataDir, { recursive: true });
     return {
       kind,
       dataDir,
@@ -126,8 +191,6 @@ export async function createTestStore(kind: StoreKind, opts: { empty?: boolean }
     };
   }
   await dropStaleDatabases();
-  const template = opts.empty ? undefined : await templateOf(kind);
-  const name = `epochview_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const databaseUrl = urlOf(name);
   return {

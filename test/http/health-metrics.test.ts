@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Metrics } from '../../src/http/metrics.js';
-import { FIXTURES } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { sample } from '../helpers/serve.js';
 import { get, startServer } from '../helpers/server.js';
@@ -10,7 +9,7 @@ import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`health and metrics on ${kind}`, () => {
-    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` } });
+    const served = useServedStore(kind, { dataset: 'referral-sets' });
 
     test('/healthz is 200 {"status":"ok"} and /readyz carries the last block', async () => {
       const health = await get(`${served.url}/healthz`);

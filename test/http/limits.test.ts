@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStore } from '../../src/db/open.js';
 import type { SqlParam, Store } from '../../src/db/store.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { startServe } from '../helpers/serve.js';
 import type { ErrorBody } from '../helpers/bodies.js';
@@ -49,7 +49,7 @@ function slowStore(store: Store, ms: number): Store {
 
 for (const kind of STORE_KINDS) {
   describe(`limits on ${kind}`, () => {
-    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: false });
+    const served = useServedStore(kind, { dataset: 'referral-sets', server: false });
 
     test('URL length: at the limit is answered, one byte more is a 400 with code 3, on any route', async () => {
       const srv = await startServer(served.store, { limits: { maxUrlLength: 200 } });
@@ -240,8 +240,7 @@ describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includ
   let ts: TestStore;
   const admin = () => new pg.Client({ connectionString: ts.databaseUrl });
   before(async () => {
-    ts = await createTestStore('postgres');
-    assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+    ts = await createTestStore('postgres', { dataset: 'referral-sets' });
   });
   after(async () => ts?.drop());
 

@@ -1,7 +1,7 @@
 /** The logs of the real `epochview serve`: one JSON line per request, levels, no secrets. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { eventually, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
@@ -9,8 +9,7 @@ import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 for (const kind of STORE_KINDS) {
   describe(`logs on ${kind}`, () => {
     test('one JSON line per request with operation, status and duration; probes at debug; LOG_LEVEL', { timeout: 120_000 }, async () => {
-      const ts = await createTestStore(kind);
-      assert.equal((await runCli(['ingest', `${FIXTURES}referral-sets.ndjson`, ...ts.args])).code, 0);
+      const ts = await createTestStore(kind, { dataset: 'referral-sets' });
       let serve = await startServe([...ts.args]);
       try {
         assert.equal((await get(`${serve.url}/api/v2/referral-sets?pagination.first=1`)).status, 200);

@@ -25,14 +25,13 @@ import {
 } from '../../src/contract/errors.js';
 import type { HeaderObject, OpenApiDocument, ResponseObject } from '../../src/contract/openapi.js';
 import { buildOpenApiDocument } from '../../src/http/openapi.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
 import { loadExpectations, type Expectation } from '../helpers/fixtures.js';
 import { SchemaChecker } from '../helpers/openapi.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get, startServer } from '../helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+import { createTestStore, DATASETS, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
-const FILES = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'errors'] as const;
+const FILES = [...DATASETS, 'errors'] as const;
 const FIXTURE_SETS = Object.fromEntries(FILES.map((f) => [f, loadExpectations(f)])) as Record<(typeof FILES)[number], Expectation[]>;
 
 // The document as the server builds it (the live tests below use the one it serves).
@@ -156,8 +155,6 @@ describe('fixtures against the OpenAPI document', () => {
   });
 });
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams'] as const;
-
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {
     describe(`live ${dataset} answers on ${kind} match the served OpenAPI document`, () => {
@@ -166,9 +163,7 @@ for (const kind of STORE_KINDS) {
       let server: Awaited<ReturnType<typeof startServer>>;
       let checker: SchemaChecker;
       before(async () => {
-        ts = await createTestStore(kind);
-        const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...ts.args]);
-        assert.equal(res.code, 0, res.stderr);
+        ts = await createTestStore(kind, { dataset });
         store = await ts.open();
         server = await startServer(store);
         checker = new SchemaChecker((await get(`${server.url}/api/v2/openapi.json`)).body as OpenApiDocument);

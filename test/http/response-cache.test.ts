@@ -11,7 +11,7 @@ import pg from 'pg';
 import { ingestEvents } from '../../src/ingest/ingest.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { ndjsonBatches } from '../../src/sources/ndjson/decoder.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { blockLines, hex, setCreated } from '../helpers/events.js';
 import { eventually, sample } from '../helpers/serve.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
@@ -67,7 +67,7 @@ for (const kind of STORE_KINDS) {
   describe(`response cache on ${kind}`, () => {
     // The truth to compare with: a server without cache on the same store.
     const plain = useServedStore(kind, {
-      ingest: { file: `${FIXTURES}referral-sets.ndjson` },
+      dataset: 'referral-sets',
       server: { responseCacheBytes: 0, rowCacheBytes: 0 },
     });
 
@@ -229,7 +229,7 @@ for (const kind of STORE_KINDS) {
 }
 
 describe('response cache on the PostgreSQL server, written by another process', { skip: !STORE_KINDS.includes('postgres') }, () => {
-  const served = useServedStore('postgres', { ingest: { file: `${FIXTURES}referral-sets.ndjson` }, server: false });
+  const served = useServedStore('postgres', { dataset: 'referral-sets', server: false });
 
   const ingestBlock = async (lines: string[]) => {
     const res = await runCli(['ingest', '-', ...served.ts.args], { stdin: `${lines.join('\n')}\n` });

@@ -11,7 +11,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { goJson } from '../../src/contract/json.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
 import { loadExpectations } from '../helpers/fixtures.js';
 import { sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -37,9 +36,7 @@ for (const [kind, dataset] of STORE_KINDS.flatMap((k) => DATASETS.map((d) => [k,
   describe(`batched statements answer the ${dataset} fixtures exactly on ${kind}`, () => {
     let ts: TestStore;
     before(async () => {
-      ts = await createTestStore(kind);
-      const res = await runCli(['ingest', `${FIXTURES}${dataset}.ndjson`, ...ts.args]);
-      assert.equal(res.code, 0, res.stderr);
+      ts = await createTestStore(kind, { dataset });
     });
     after(() => ts.drop());
 

@@ -9,7 +9,6 @@ import { parseId } from '../../src/contract/ids.js';
 import { listEpochRewardSummaries } from '../../src/operations/epoch-reward-summaries/index.js';
 import type { EPOCH_REWARD_SUMMARY } from '../../src/operations/epoch-reward-summaries/message.js';
 import type { Connection, MessageJson } from '../../src/contract/message.js';
-import { FIXTURES } from '../helpers/cli.js';
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
@@ -214,7 +213,7 @@ function bigAmountEvents(): string {
 
 for (const kind of STORE_KINDS) {
   describe(`epoch summaries on ${kind}: fixture data`, () => {
-    const served = useServedStore(kind, { ingest: { file: `${FIXTURES}epoch-summaries.ndjson` } });
+    const served = useServedStore(kind, { dataset: 'epoch-summaries' });
     let all: Node[];
     before(async () => {
       all = await fetchAll(served.url);

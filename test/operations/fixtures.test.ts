@@ -13,7 +13,6 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { goJson } from '../../src/contract/json.js';
-import { FIXTURES } from '../helpers/cli.js';
 import { loadExpectations } from '../helpers/fixtures.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { ROUTES } from '../../src/http/routes.js';
@@ -21,9 +20,8 @@ import { routePattern } from '../../src/http/fast-path.js';
 import { buildServer } from '../../src/http/server.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { get, rawRequest, type RawAnswer } from '../helpers/server.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { DATASETS, STORE_KINDS } from '../helpers/stores.js';
 
-const DATASETS = ['referral-sets', 'team-stats', 'epoch-summaries', 'teams', 'referral-family'] as const;
 const ERRORS = loadExpectations('errors');
 
 /** A JSON object's field; undefined on anything else. */
@@ -56,7 +54,7 @@ test('the datasets are those errors.expected.json names, so that every error cas
 for (const kind of STORE_KINDS) {
   for (const dataset of DATASETS) {
     describe(`fixtures ${dataset} on ${kind}`, () => {
-      const served = useServedStore(kind, { ingest: { file: `${FIXTURES}${dataset}.ndjson` }, server: false });
+      const served = useServedStore(kind, { dataset, server: false });
       let app: FastifyInstance;
       let base: string;
       let viaFastify = 0;

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { listReferralSets } from '../../src/operations/referral-sets/index.js';
-import { FIXTURES } from '../helpers/cli.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { assertRowsAggregatedOnce, explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
@@ -13,7 +12,7 @@ import { STORE_KINDS } from '../helpers/stores.js';
 
 for (const kind of STORE_KINDS) {
   describe(`referral sets on ${kind}`, () => {
-    const server = useServedStore(kind, { ingest: { file: `${FIXTURES}referral-sets.ndjson` } });
+    const server = useServedStore(kind, { dataset: 'referral-sets' });
 
     test('every page size walks all 13 sets in both directions and orders, ties included', async () => {
       for (const size of [1, 2, 3, 5, 13, 14]) {

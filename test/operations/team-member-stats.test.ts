@@ -8,7 +8,6 @@ import { describe, test } from 'node:test';
 import { listTeamMembersStatistics } from '../../src/operations/team-member-stats/index.js';
 import type { TEAM_MEMBER_STATISTICS } from '../../src/operations/team-member-stats/message.js';
 import type { Connection, MessageJson } from '../../src/contract/message.js';
-import { FIXTURES } from '../helpers/cli.js';
 import { explainOperation } from '../helpers/explain.js';
 import { assertPagingConsistent } from '../helpers/paging.js';
 import { useServedStore } from '../helpers/served-store.js';
@@ -153,7 +152,7 @@ function expectedNode(i: number, window: number[]): Node {
 
 for (const kind of STORE_KINDS) {
   describe(`team stats on ${kind}: the team-stats fixture`, () => {
-    const ctx = useServedStore(kind, { ingest: { file: `${FIXTURES}team-stats.ndjson` } });
+    const ctx = useServedStore(kind, { dataset: 'team-stats' });
     const team6 = () => `${ctx.url}/api/v2/teams/${hex('a6')}/stats?aggregationEpochs=3`;
 
     test('paging team a6a6… with aggregationEpochs=3, sizes 1, 2, 3, both directions and orders', async () => {

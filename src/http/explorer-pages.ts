@@ -11,8 +11,8 @@ import { EXPLORER_CSP, registerPageScope } from './page-headers.js';
  * dist/web/: index.html and, under assets/, files named by a hash of their content. `/` and the
  * explorer's page routes answer the HTML (revalidated on every visit, so a new build shows at
  * once); /explorer/assets/<file> answers the files, which browsers may keep for a year since a
- * changed file gets a new name. Everything is read once at startup, and kept gzipped once asked so. The
- * pages and files carry the page headers (see page-headers.ts).
+ * changed file gets a new name. Everything is read once at startup, and gzipped once when first
+ * asked so. The pages and files carry the page headers (see page-headers.ts).
  */
 
 /** dist/web from this file, whether it runs compiled (dist/http) or from source (src/http). */

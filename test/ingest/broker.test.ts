@@ -92,7 +92,7 @@ class Core {
         this.exited.then((code) => assert.fail(`the peer exited (${code}): ${this.stderr}`)),
       ]);
     }
-    assert.match(this.replies.shift()!, /^sent \d+$/);
+    assert.match(this.replies.shift()!, /^sent \d+ /);
   }
 
   /** Closes the socket: the connection ends (in the middle of a block, if that is where it is). */

@@ -214,7 +214,7 @@ class BufferInput implements GrowingInput {
     const file = this.file;
     // Whether it is finished is read before its end is: what is appended meanwhile is not missed.
     const finished = segment.finished;
-    const read = await file.reader.read();
+    const read = file.reader.read();
     if (read.kind === 'absent' || read.kind === 'replaced')
       throw new Error(`the buffer file was ${read.kind === 'absent' ? 'removed' : 'replaced'} while it was read`);
     if (read.kind === 'appended') return { kind: 'events', events: this.checked(file, read.events), atEnd: read.atEnd };

@@ -42,7 +42,7 @@ class FollowedFile implements GrowingInput {
   }
 
   async read(): Promise<GrowingRead> {
-    const read = await this.file.read();
+    const read = this.file.read();
     this.absent = read.kind === 'absent';
     switch (read.kind) {
       case 'absent':

@@ -45,30 +45,30 @@ for (const [format, write] of [
     const path = join(tmp, `chain-${format.replace(/ /g, '-')}`);
     writeFileSync(path, write(1, 2));
     const file = new GrowingFile(path);
-    assert.equal(seen(await file.read()), '1-0 to 2-2');
-    assert.equal(seen(await file.read()), 'unchanged');
+    assert.equal(seen(file.read()), '1-0 to 2-2');
+    assert.equal(seen(file.read()), 'unchanged');
     appendFileSync(path, write(3, 3));
-    assert.equal(seen(await file.read()), '3-0 to 3-2');
+    assert.equal(seen(file.read()), '3-0 to 3-2');
 
     // A restart: the file truncated and written again from another height, longer than it was.
     writeFileSync(path, write(2, 6));
-    assert.equal(seen(await file.read()), 'replaced');
-    assert.equal(seen(await file.read()), '2-0 to 6-2');
+    assert.equal(seen(file.read()), 'replaced');
+    assert.equal(seen(file.read()), '2-0 to 6-2');
 
     // Written again to exactly its size, its first block another one.
     writeFileSync(path, write(3, 7));
-    assert.equal(seen(await file.read()), 'replaced');
-    assert.equal(seen(await file.read()), '3-0 to 7-2');
+    assert.equal(seen(file.read()), 'replaced');
+    assert.equal(seen(file.read()), '3-0 to 7-2');
 
     // Shrunk, and replaced by another file (another inode).
     writeFileSync(path, write(1, 1));
-    assert.equal(seen(await file.read()), 'replaced');
-    assert.equal(seen(await file.read()), '1-0 to 1-2');
+    assert.equal(seen(file.read()), 'replaced');
+    assert.equal(seen(file.read()), '1-0 to 1-2');
     rmSync(path);
-    assert.equal(seen(await file.read()), 'absent');
+    assert.equal(seen(file.read()), 'absent');
     writeFileSync(path, write(1, 1));
-    assert.equal(seen(await file.read()), 'replaced');
-    assert.equal(seen(await file.read()), '1-0 to 1-2');
+    assert.equal(seen(file.read()), 'replaced');
+    assert.equal(seen(file.read()), '1-0 to 1-2');
   });
 }
 
@@ -79,10 +79,10 @@ test('an event file whose first record comes again with an earlier sequence numb
   const chain = lines(1, 3);
   writeFileSync(path, records(chain.slice(0, 3), 5));
   const file = new GrowingFile(path);
-  assert.equal(seen(await file.read()), '1-0 to 1-2');
+  assert.equal(seen(file.read()), '1-0 to 1-2');
   writeFileSync(path, records(chain, 0));
-  assert.equal(seen(await file.read()), 'replaced');
-  assert.equal(seen(await file.read()), '1-0 to 3-2');
+  assert.equal(seen(file.read()), 'replaced');
+  assert.equal(seen(file.read()), '1-0 to 3-2');
 });
 
 test('a first read shorter than the compared head: the bytes read so far are compared, and the head grows with the reads', async () => {
@@ -90,10 +90,10 @@ test('a first read shorter than the compared head: the bytes read so far are com
   const whole = events(1, 2);
   writeFileSync(path, whole.subarray(0, 20)); // not even one record
   const file = new GrowingFile(path);
-  assert.equal(seen(await file.read()), 'no events');
+  assert.equal(seen(file.read()), 'no events');
   appendFileSync(path, whole.subarray(20));
-  assert.equal(seen(await file.read()), '1-0 to 2-2');
+  assert.equal(seen(file.read()), '1-0 to 2-2');
   writeFileSync(path, events(3, 5));
-  assert.equal(seen(await file.read()), 'replaced');
-  assert.equal(seen(await file.read()), '3-0 to 5-2');
+  assert.equal(seen(file.read()), 'replaced');
+  assert.equal(seen(file.read()), '3-0 to 5-2');
 });

@@ -52,7 +52,8 @@ test('the PAIR v0 header is accepted, other versions and protocols are refused',
 test('frames are split however the stream is cut, and an oversized length is refused', () => {
   const bodies = [Buffer.from('a'), Buffer.alloc(0), Buffer.alloc(300, 7), Buffer.from('last')];
   const stream = Buffer.concat(bodies.map(frame));
-  for (const size of [1, 3, 8, 9, 100, stream.length]) {
+  // Every cut: inside a length prefix, at its end, inside a body, at a frame's end.
+  for (let size = 1; size <= stream.length; size++) {
     const splitter = new FrameSplitter();
     const out: Buffer[] = [];
     for (let at = 0; at < stream.length; at += size) out.push(...splitter.push(stream.subarray(at, at + size)));
@@ -62,6 +63,10 @@ test('frames are split however the stream is cut, and an oversized length is ref
   const splitter = new FrameSplitter();
   splitter.push(stream.subarray(0, 5));
   assert.equal(splitter.pendingBytes, 5);
+  assert.deepEqual(splitter.push(stream.subarray(5, 8)), []);
+  assert.equal(splitter.pendingBytes, 8);
+  assert.deepEqual(splitter.push(stream.subarray(8, 9 + 8 + 8 + 2)), [bodies[0], bodies[1]]);
+  assert.equal(splitter.pendingBytes, 10);
   const huge = Buffer.alloc(8);
   huge.writeBigUInt64BE(BigInt(MAX_FRAME_BYTES) + 1n);
   assert.throws(() => new FrameSplitter().push(huge), {

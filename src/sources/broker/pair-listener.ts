@@ -28,55 +28,93 @@ export function checkHeader(header: Buffer): string | undefined {
   return undefined;
 }
 
+/** The length an SP frame's 8-byte big-endian prefix at `at` gives; throws above MAX_FRAME_BYTES. */
+function frameLength(buf: Buffer, at: number): number {
+  const high = buf.readUInt32BE(at);
+  const low = buf.readUInt32BE(at + 4);
+  if (high !== 0 || low > MAX_FRAME_BYTES)
+    throw new Error(`a frame of ${buf.readBigUInt64BE(at)} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
+  return low;
+}
+
 /**
  * SP messages over TCP: each an 8-byte big-endian length and the body. Splits a byte stream into
- * message bodies however it is cut into chunks.
+ * message bodies however it is cut into chunks. A body that lies within one chunk (nearly every
+ * one: bus events are small) is a view of the chunk, not a copy: the copy of every frame was
+ * most of the socket's cost while catching up (3 µs a frame, 3 million frames for the medium
+ * demo chain, on the thread that applies them). Bodies are to be used before the next chunk is
+ * pushed or copied, since a view keeps its whole chunk in memory.
  */
 export class FrameSplitter {
-  /** Chunks not yet split, kept as they came: a frame is joined once, when it is complete. */
-  private chunks: Buffer[] = [];
+  /**
+   * The pending frame's bytes from earlier chunks, kept as they came and joined once, when
+   * complete: its length prefix's until the 8 are in, then its body's.
+   */
+  private pending: Buffer[] = [];
+  /** Bytes of the pending frame received, its prefix's included. */
   private buffered = 0;
-  /** The length of the frame whose prefix was read; undefined until 8 bytes are there. */
+  /** The length of the pending frame, once its prefix is in. */
   private frameLength: number | undefined;
 
   /** The bodies `chunk` completes; throws on a length above MAX_FRAME_BYTES. */
   push(chunk: Buffer): Buffer[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
     const frames: Buffer[] = [];
-    for (;;) {
-      if (this.frameLength === undefined) {
-        if (this.buffered < 8) break;
-        const length = this.take(8).readBigUInt64BE(0);
-        if (length > BigInt(MAX_FRAME_BYTES)) throw new Error(`a frame of ${length} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
-        this.frameLength = Number(length);
+    let at = this.buffered > 0 ? this.completePending(chunk, frames) : 0;
+    while (at < chunk.length) {
+      if (chunk.length - at < 8) {
+        this.keep(chunk.subarray(at));
+        break;
       }
-      if (this.buffered < this.frameLength) break;
-      frames.push(this.take(this.frameLength));
-      this.frameLength = undefined;
+      const length = frameLength(chunk, at);
+      if (chunk.length - at - 8 < length) {
+        this.frameLength = length;
+        this.buffered = 8;
+        this.keep(chunk.subarray(at + 8));
+        break;
+      }
+      frames.push(chunk.subarray(at + 8, at + 8 + length));
+      at += 8 + length;
     }
     return frames;
   }
 
   /** Bytes of a frame not complete yet (a peer that leaves here leaves that frame unfinished). */
   get pendingBytes(): number {
-    return this.buffered + (this.frameLength === undefined ? 0 : 8);
+    return this.buffered;
   }
 
-  /** The next n buffered bytes, as a copy of their own (a frame must not pin the chunks it came in). */
-  private take(n: number): Buffer {
-    const out = Buffer.allocUnsafe(n);
-    let filled = 0;
-    while (filled < n) {
-      const head = this.chunks[0]!;
-      const used = Math.min(head.length, n - filled);
-      head.copy(out, filled, 0, used);
-      filled += used;
-      if (used === head.length) this.chunks.shift();
-      else this.chunks[0] = head.subarray(used);
+  /**
+   * Completes the pending frame with the start of `chunk` (its body into `frames`) and returns
+   * where the next frame begins in the chunk: its length when the chunk did not complete it.
+   */
+  private completePending(chunk: Buffer, frames: Buffer[]): number {
+    let at = 0;
+    if (this.frameLength === undefined) {
+      at = 8 - this.buffered;
+      if (chunk.length < at) {
+        this.keep(chunk);
+        return chunk.length;
+      }
+      this.frameLength = frameLength(Buffer.concat([...this.pending, chunk.subarray(0, at)]), 0);
+      this.pending = [];
+      this.buffered = 8;
     }
-    this.buffered -= n;
-    return out;
+    const missing = this.frameLength - (this.buffered - 8);
+    if (chunk.length - at < missing) {
+      this.keep(chunk.subarray(at));
+      return chunk.length;
+    }
+    frames.push(Buffer.concat([...this.pending, chunk.subarray(at, at + missing)]));
+    this.pending = [];
+    this.buffered = 0;
+    this.frameLength = undefined;
+    return at + missing;
+  }
+
+  private keep(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.buffered += bytes.length;
   }
 }
 

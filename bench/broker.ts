@@ -13,9 +13,9 @@
  *   EndBlock frame was handed to nanomsg.
  *
  * Every --build is measured in every round, the order reversed every other round, so that the
- * machine's drifting load weighs on the builds alike. The chain head is heard as serve hears it
- * (LISTEN on the store's notices); once a notice names the block, the API is asked until it
- * answers at that height.
+ * machine's drifting load weighs on the builds alike; the live blocks go to every build's serve in
+ * turn, block by block. The chain head is heard as serve hears it (LISTEN on the store's
+ * notices); once a notice names the block, the API is asked until it answers at that height.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ import { type BlockRange, monotonicMs, NanomsgCore, splitChain } from './broker-
 import { benchArgs, COMMON_OPTIONS, numberOption, progressLog, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestFile } from './ingest.js';
-import { startService, type RunningServer } from './servers.js';
+import { startService } from './servers.js';
 import { benchStore, storeVersion } from './stores.js';
 
 const HELP = `usage: npm run build && npx tsx bench/broker.ts [options]
@@ -70,6 +70,8 @@ const builds = values.build!.split(',').map((spec) => resolveBuild(spec, join(ca
 const CATCH_UP_TIMEOUT_MS = 30 * 60_000;
 /** A live block not visible by then fails the run. */
 const LIVE_TIMEOUT_MS = 60_000;
+/** Blocks of this many events or more are epoch ends (the medium chain's: about 6,000; others 760 at most). */
+const EPOCH_END_FRAMES = 2000;
 /** A cheap answer that carries x-block-height. */
 const PROBE = '/api/v2/referral-sets?pagination.first=1';
 
@@ -86,12 +88,21 @@ interface Side {
   /** The sender's first to last frame, in this run. */
   sendSeconds: number;
   catchUpTransactions: number;
-  /** Each live block: its EndBlock handed to nanomsg to the chain head's notice, and to the API's answer, in ms. */
-  noticeMs: number[];
-  visibleMs: number[];
-  liveBlocks: number;
+  live: LiveBlock[];
   liveTransactions: number;
   load: string;
+}
+
+/**
+ * A live block: ms from its EndBlock frame handed to nanomsg to the chain head's notice, to the
+ * request of the first API answer at its height, and to that answer.
+ */
+interface LiveBlock {
+  height: number;
+  frames: number;
+  noticeMs: number;
+  visibleMs: number;
+  answeredMs: number;
 }
 
 /** The chain head as serve hears it: LISTEN on the store's notices. */
@@ -137,15 +148,19 @@ class HeadListener {
   }
 }
 
-/** The monotonic ms of the first API answer at `height` or later, asked as soon as each answer is in. */
-async function visible(url: string, height: number): Promise<number> {
+/**
+ * When the API first answered at `height` or later, asked again as soon as each answer is in: the
+ * monotonic ms that answer's request was sent (the block was readable then) and received.
+ */
+async function visible(url: string, height: number): Promise<{ asked: number; answered: number }> {
   const deadline = monotonicMs() + LIVE_TIMEOUT_MS;
   for (;;) {
+    const asked = monotonicMs();
     const res = await fetch(url + PROBE);
     await res.arrayBuffer();
-    const at = monotonicMs();
-    if (Number(res.headers.get('x-block-height')) >= height) return at;
-    if (at > deadline) throw new Error(`the API did not answer at block ${height} within ${LIVE_TIMEOUT_MS} ms`);
+    const answered = monotonicMs();
+    if (Number(res.headers.get('x-block-height')) >= height) return { asked, answered };
+    if (answered > deadline) throw new Error(`the API did not answer at block ${height} within ${LIVE_TIMEOUT_MS} ms`);
   }
 }
 
@@ -200,73 +215,82 @@ async function ingest(build: Build, head: string): Promise<{ seconds: number; wa
   }
 }
 
-/** The head file sent at once to a serve of `build` with an empty store, then the tail one block at a time. */
-async function catchUpAndLive(
-  build: Build,
-  head: string,
-  lastHeadHeight: number,
-  file: string,
-  tail: readonly BlockRange[],
-): Promise<Omit<Side, 'round' | 'build' | 'ingestSeconds' | 'ingestWallSeconds' | 'sendAloneSeconds' | 'load'>> {
-  const s = benchStore('postgres', `broker_serve_${process.pid}`, { databaseUrl, cacheDir });
+/** A serve of one build with an empty store of its own, listening for the core, and the core connected to it. */
+interface Running {
+  build: Build;
+  url: string;
+  core: NanomsgCore;
+  heads: HeadListener;
+  stop(): Promise<void>;
+}
+
+async function startRunning(build: Build): Promise<Running> {
+  const s = benchStore('postgres', `broker_${build.id}_${process.pid}`, { databaseUrl, cacheDir });
   await s.reset();
   const bufferDir = mkdtempSync(join(tmpdir(), 'epochview-bench-buffer-'));
-  let server: RunningServer | undefined;
-  let core: NanomsgCore | undefined;
-  let heads: HeadListener | undefined;
+  const cleanups: (() => Promise<void>)[] = [async () => rmSync(bufferDir, { recursive: true, force: true }), () => s.drop()];
+  const stop = async () => {
+    for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
+  };
   try {
-    server = await startService([...s.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', bufferDir], 'warn', build.cli);
-    const url = server.url;
-    const ready = (await (await fetch(`${url}/readyz`)).json()) as { source: { listen: string } };
-    heads = await HeadListener.open(s.databaseUrl!);
-    core = new NanomsgCore(Number(ready.source.listen.split(':').pop()));
-
-    const tx0 = await metric(url, 'epochview_ingest_transactions_total');
-    const sent = await core.send(head);
-    await heads.reached(lastHeadHeight, CATCH_UP_TIMEOUT_MS);
-    const caughtUp = await visible(url, lastHeadHeight);
-    const tx1 = await metric(url, 'epochview_ingest_transactions_total');
-    log(
-      `${build.id}: caught up in ${((caughtUp - sent.firstMs) / 1000).toFixed(1)} s (sent in ${((sent.lastMs - sent.firstMs) / 1000).toFixed(1)} s, ${tx1 - tx0} transactions); ${tail.length} live blocks…`,
-    );
-
-    const noticeMs: number[] = [];
-    const visibleMs: number[] = [];
-    for (const block of tail) {
-      const started = monotonicMs();
-      const b = await core.send(file, block);
-      const noticed = await heads.reached(block.height, LIVE_TIMEOUT_MS);
-      const shown = await visible(url, block.height);
-      noticeMs.push(noticed - b.lastMs);
-      visibleMs.push(shown - b.lastMs);
-      await sleep(Math.max(0, started + blockMs - monotonicMs()));
-    }
-    const tx2 = await metric(url, 'epochview_ingest_transactions_total');
-    return {
-      catchUpSeconds: (caughtUp - sent.firstMs) / 1000,
-      sendSeconds: (sent.lastMs - sent.firstMs) / 1000,
-      catchUpTransactions: tx1 - tx0,
-      noticeMs,
-      visibleMs,
-      liveBlocks: tail.length,
-      liveTransactions: tx2 - tx1,
-    };
-  } finally {
-    await core?.close();
-    await heads?.close();
-    await server?.stop();
-    await s.drop();
-    rmSync(bufferDir, { recursive: true, force: true });
+    const server = await startService([...s.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', bufferDir], 'warn', build.cli);
+    cleanups.push(() => server.stop());
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { source: { listen: string } };
+    const heads = await HeadListener.open(s.databaseUrl!);
+    cleanups.push(() => heads.close());
+    const core = new NanomsgCore(Number(ready.source.listen.split(':').pop()));
+    cleanups.push(() => core.close());
+    return { build, url: server.url, core, heads, stop };
+  } catch (err) {
+    await stop();
+    throw err;
   }
+}
+
+/** The head file sent at once; the sender's first frame to the API answering at its last height. */
+async function catchUp(
+  r: Running,
+  head: string,
+  lastHeadHeight: number,
+): Promise<Pick<Side, 'catchUpSeconds' | 'sendSeconds' | 'catchUpTransactions'>> {
+  const tx0 = await metric(r.url, 'epochview_ingest_transactions_total');
+  const sent = await r.core.send(head);
+  await r.heads.reached(lastHeadHeight, CATCH_UP_TIMEOUT_MS);
+  const caughtUp = await visible(r.url, lastHeadHeight);
+  return {
+    catchUpSeconds: (caughtUp.answered - sent.firstMs) / 1000,
+    sendSeconds: (sent.lastMs - sent.firstMs) / 1000,
+    catchUpTransactions: (await metric(r.url, 'epochview_ingest_transactions_total')) - tx0,
+  };
+}
+
+/** One live block sent to a caught-up serve: its EndBlock frame handed to nanomsg to the notice and to the API's answer. */
+async function liveBlock(r: Running, file: string, block: BlockRange): Promise<LiveBlock> {
+  const sent = await r.core.send(file, block);
+  const noticed = await r.heads.reached(block.height, LIVE_TIMEOUT_MS);
+  const shown = await visible(r.url, block.height);
+  return {
+    height: block.height,
+    frames: sent.frames,
+    noticeMs: noticed - sent.lastMs,
+    visibleMs: shown.asked - sent.lastMs,
+    answeredMs: shown.answered - sent.lastMs,
+  };
 }
 
 /** The q-quantile (nearest rank) of samples. */
 function quantile(samples: readonly number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const median = (xs: readonly number[]) => quantile(xs, 0.5);
+/** The median (of an even count, the mean of the middle two). */
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 const file = await demoFile(cacheDir, values.scale!, seed, log, 'evts');
 log(`splitting ${file}: its last ${liveBlocks} blocks sent one at a time…`);
@@ -279,24 +303,53 @@ for (let round = 0; round < rounds; round++) {
   const sendAloneSeconds = await sendAlone(head);
   log(`round ${round + 1}: sent to a listener that only buffers in ${sendAloneSeconds.toFixed(1)} s (load ${loadAverage()})`);
   const order = round % 2 === 0 ? builds : [...builds].reverse();
+  const ingests = new Map<Build, { seconds: number; wall: number }>();
   for (const build of order) {
     const i = await ingest(build, head);
+    ingests.set(build, i);
     log(`round ${round + 1}, ${build.id}: ingest ${i.seconds.toFixed(1)} s (process ${i.wall.toFixed(1)} s)`);
-    const run = await catchUpAndLive(build, head, lastHeadHeight, file, tail);
-    const side: Side = {
-      round: round + 1,
-      build: build.id,
-      ingestSeconds: i.seconds,
-      ingestWallSeconds: i.wall,
-      sendAloneSeconds,
-      ...run,
-      load: loadAverage(),
-    };
-    sides.push(side);
-    log(
-      `round ${round + 1}, ${build.id}: catch-up ${side.catchUpSeconds.toFixed(1)} s = ×${ratio(side).toFixed(2)} of max(send ${sendAloneSeconds.toFixed(1)}, ingest ${i.seconds.toFixed(1)}); ` +
-        `live p50 ${median(side.visibleMs).toFixed(1)} ms, p99 ${quantile(side.visibleMs, 0.99).toFixed(1)} ms, ${side.liveTransactions} transactions for ${side.liveBlocks} blocks; load ${side.load}`,
-    );
+  }
+  const running: Running[] = [];
+  try {
+    const caughtUp = new Map<Build, Awaited<ReturnType<typeof catchUp>> & { tx: number }>();
+    for (const build of order) {
+      const r = await startRunning(build);
+      running.push(r);
+      const c = await catchUp(r, head, lastHeadHeight);
+      caughtUp.set(build, { ...c, tx: await metric(r.url, 'epochview_ingest_transactions_total') });
+      log(
+        `round ${round + 1}, ${build.id}: caught up in ${c.catchUpSeconds.toFixed(1)} s (sent in ${c.sendSeconds.toFixed(1)} s, ${c.catchUpTransactions} transactions)`,
+      );
+    }
+    // The live blocks go to every serve in turn, the order reversed every block: a drifting load weighs on them alike.
+    const live = new Map<Build, LiveBlock[]>(running.map((r) => [r.build, []]));
+    for (const [i, block] of tail.entries()) {
+      const started = monotonicMs();
+      for (const r of i % 2 === 0 ? running : [...running].reverse()) live.get(r.build)!.push(await liveBlock(r, file, block));
+      await sleep(Math.max(0, started + blockMs - monotonicMs()));
+    }
+    for (const r of running) {
+      const build = r.build;
+      const side: Side = {
+        round: round + 1,
+        build: build.id,
+        ingestSeconds: ingests.get(build)!.seconds,
+        ingestWallSeconds: ingests.get(build)!.wall,
+        sendAloneSeconds,
+        ...caughtUp.get(build)!,
+        live: live.get(build)!,
+        liveTransactions: (await metric(r.url, 'epochview_ingest_transactions_total')) - caughtUp.get(build)!.tx,
+        load: loadAverage(),
+      };
+      sides.push(side);
+      const ms = side.live.map((b) => b.visibleMs);
+      log(
+        `round ${round + 1}, ${build.id}: catch-up ×${ratio(side).toFixed(2)}; live p50 ${median(ms).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms, ` +
+          `${side.liveTransactions} transactions for ${side.live.length} blocks; load ${side.load}`,
+      );
+    }
+  } finally {
+    for (const r of running) await r.stop();
   }
 }
 
@@ -305,29 +358,44 @@ function ratio(s: Side): number {
 }
 
 const f1 = (n: number) => n.toFixed(1);
+/** Live blocks by size: the epoch's last block carries its rewards and statistics (thousands of events; others have hundreds at most). */
+const isEpochEnd = (b: LiveBlock) => b.frames >= EPOCH_END_FRAMES;
+const liveSummary = (blocks: readonly LiveBlock[]) => {
+  const all = blocks.map((b) => b.visibleMs);
+  const ordinary = blocks.filter((b) => !isEpochEnd(b)).map((b) => b.visibleMs);
+  const ends = blocks.filter(isEpochEnd).map((b) => b.visibleMs);
+  return (
+    `${f1(median(all))} / ${f1(quantile(all, 0.99))} / ${f1(Math.max(...all))} | ${f1(quantile(ordinary, 0.99))} | ` +
+    `${ends.length > 0 ? `${ends.length}: ${f1(median(ends))} / ${f1(Math.max(...ends))}` : '-'} | ${f1(
+      quantile(
+        blocks.map((b) => b.noticeMs),
+        0.99,
+      ),
+    )}`
+  );
+};
 const lines = [
   `# epochview broker socket: catch-up and live blocks, ${today()}`,
   '',
   `- machine: ${describeMachine()}; node ${process.version}, ${await storeVersion('postgres', databaseUrl)}`,
-  `- chain: the ${values.scale} demo chain (seed ${seed}) as an event file; blocks 1 to ${lastHeadHeight} sent at once by libnanomsg (Perl NanoMsg::Raw, a process of its own) to \`serve --broker-listen\` with an empty store, then blocks ${tail[0]!.height} to ${tail[tail.length - 1]!.height} one every ${blockMs} ms`,
-  `- catch-up: the sender's first frame to the API answering at block ${lastHeadHeight}; against the longer of \`ingest\` of the same file (its own seconds) and the same file sent to a listener that only buffers it (serve's socket and buffer files); target ≤ 1.25×`,
-  "- live: a block's EndBlock frame handed to nanomsg to the chain head notice (LISTEN, as serve hears it) and to the API answering at its height; target p99 ≤ 50 ms",
+  `- chain: the ${values.scale} demo chain (seed ${seed}) as an event file; blocks 1 to ${lastHeadHeight} sent at once by libnanomsg (Perl NanoMsg::Raw, a process of its own) to \`serve --broker-listen\` with an empty store, then blocks ${tail[0]!.height} to ${tail[tail.length - 1]!.height} one at a time, one every ${blockMs} ms to each build's serve in turn (the order reversed every block)`,
+  `- catch-up: the sender's first frame to the API answering at block ${lastHeadHeight}; against the longer of \`ingest\` of the same file (its own seconds) and the same file sent to a listener that only buffers it (serve's socket and buffer files, this checkout's); target ≤ 1.25×`,
+  `- live: a block's EndBlock frame handed to nanomsg to the request of the first API answer at its height (asked again as soon as an answer is in, from the chain head notice on: LISTEN, as serve hears it), also to the notice and to that answer; target p99 ≤ 50 ms. Every demo block carries events of ours; epoch ends (≥ ${EPOCH_END_FRAMES.toLocaleString('en-US')} events: the epoch's rewards and statistics) are counted apart too`,
   `- ${rounds} round(s), the builds' order reversed every other round: ${builds.map((b) => b.id).join(', ')}`,
   '',
-  '| round | build | send alone s | ingest s (process) | catch-up s | × max(send, ingest) | sender in the run s | transactions | live p50 / p99 / max ms (notice p99) | live transactions / blocks | load |',
-  '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+  '| round | build | send alone s | ingest s (process) | catch-up s | × max(send, ingest) | sender in the run s | transactions | live p50 / p99 / max ms | p99 but epoch ends | epoch ends: n: p50 / max | p99 of the notice / the answer | live transactions / blocks | load |',
+  '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ...sides.map(
     (s) =>
       `| ${s.round} | ${s.build} | ${f1(s.sendAloneSeconds)} | ${f1(s.ingestSeconds)} (${f1(s.ingestWallSeconds)}) | ${f1(s.catchUpSeconds)} | ×${ratio(s).toFixed(2)} | ${f1(s.sendSeconds)} | ${s.catchUpTransactions} | ` +
-      `${f1(median(s.visibleMs))} / ${f1(quantile(s.visibleMs, 0.99))} / ${f1(Math.max(...s.visibleMs))} (${f1(quantile(s.noticeMs, 0.99))}) | ${s.liveTransactions} / ${s.liveBlocks} | ${s.load} |`,
+      `${liveSummary(s.live)} | ${s.liveTransactions} / ${s.live.length} | ${s.load} |`,
   ),
   '',
   ...builds.map((b) => {
     const mine = sides.filter((s) => s.build === b.id);
-    const live = mine.flatMap((s) => s.visibleMs);
     return (
-      `- ${b.id}: catch-up ×${median(mine.map(ratio)).toFixed(2)} (median of ${mine.length}; ${mine.map((s) => `×${ratio(s).toFixed(2)}`).join(', ')}); ` +
-      `live blocks over all rounds (${live.length}): p50 ${f1(median(live))} ms, p99 ${f1(quantile(live, 0.99))} ms, max ${f1(Math.max(...live))} ms`
+      `- ${b.id}: catch-up ×${median(mine.map(ratio)).toFixed(2)} (median of ${mine.length}: ${mine.map((s) => `×${ratio(s).toFixed(2)}`).join(', ')}); ` +
+      `live, all rounds: p50 / p99 / max ms | p99 but epoch ends | epoch ends | p99 of the notice / the answer: ${liveSummary(mine.flatMap((s) => s.live))}`
     );
   }),
 ];

@@ -6,17 +6,23 @@
  * here asserts a speed.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { splitChain } from '../bench/broker-chain.js';
 import { runLoad, wrkInstalled } from '../bench/load.js';
 import { renderMarkdown, type PageMeasurement, type RunResult } from '../bench/report.js';
 import { SCENARIO_IDS, selectScenarioIds } from '../bench/scenarios.js';
+import { OTHER_PAYLOADS } from '../src/demo/other-kinds.js';
+import { EventRecordReader } from '../src/sources/binary/records.js';
+import { encodeBusEvent, eventRecord } from '../src/sources/binary/encode-event.js';
+import { beginBlockHeight } from '../src/sources/broker/buffer-files.js';
 import { runNode, type CliResult } from './helpers/cli.js';
+import { referralBlock } from './helpers/events.js';
 import { STORE_KINDS } from './helpers/stores.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -139,6 +145,28 @@ test('bench scenarios: selected by id, resource (its former name too) or name', 
     'epoch-reward-summaries/last50',
   ]);
   assert.throws(() => selectScenarioIds(['teams']), /^Error: unknown scenario\(s\) teams; known: referral-sets\/default, /);
+});
+
+test('bench broker: an event file split into the blocks sent at once (a file of its own) and its last blocks, each a byte range of whole records', async () => {
+  const lines = [1, 2, 3, 4, 5].flatMap((h) => referralBlock(h).trimEnd().split('\n'));
+  const records = lines.map((l, i) =>
+    eventRecord(BigInt(i + 1), encodeBusEvent({ version: 1, chainId: 'c', ...(JSON.parse(l) as object) }, OTHER_PAYLOADS)),
+  );
+  const file = join(work, 'chain.evts');
+  const bytes = Buffer.concat(records);
+  writeFileSync(file, bytes);
+  const heights = (b: Buffer) => [...new EventRecordReader().push(b)].map((r) => beginBlockHeight(r.buf.subarray(r.start, r.end)));
+  const split = await splitChain(file, 2);
+  assert.equal(split.headBlocks, 3);
+  assert.equal(split.head, join(work, 'chain-head2.evts'));
+  // Each block: BeginBlock, four events, EndBlock.
+  const perBlock = records.length / 5;
+  assert.deepEqual(readFileSync(split.head), Buffer.concat(records.slice(0, 3 * perBlock)));
+  assert.deepEqual(
+    split.tail.map((b) => ({ height: b.height, records: heights(bytes.subarray(b.from, b.from + b.length)) })),
+    [4, 5].map((h) => ({ height: h, records: [BigInt(h), ...Array<undefined>(perBlock - 1).fill(undefined)] })),
+  );
+  await assert.rejects(splitChain(file, 5), { message: `${file} has 5 blocks: fewer than --live-blocks 5 and one more` });
 });
 
 function ab(args: string[]): Promise<CliResult> {

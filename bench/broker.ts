@@ -17,7 +17,7 @@
  * turn, block by block. The chain head is heard as serve hears it (LISTEN on the store's
  * notices); once a notice names the block, the API is asked until it answers at that height.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +28,7 @@ import { PairListener } from '../src/sources/broker/pair-listener.js';
 import { type Build, resolveBuild } from './builds.js';
 import { type BlockRange, monotonicMs, NanomsgCore, splitChain } from './broker-chain.js';
 import { benchArgs, COMMON_OPTIONS, numberOption, progressLog, serverUrl } from './cli-args.js';
-import { describeMachine, loadAverage, today, writeResults } from './describe.js';
+import { describeMachine, loadAverage, today } from './describe.js';
 import { demoFile, ingestFile } from './ingest.js';
 import { startService } from './servers.js';
 import { benchStore, storeVersion } from './stores.js';
@@ -221,6 +221,8 @@ interface Running {
   url: string;
   core: NanomsgCore;
   heads: HeadListener;
+  /** What went wrong with it, as far as it tells: its /readyz and the end of its log. */
+  diagnose(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -240,7 +242,14 @@ async function startRunning(build: Build): Promise<Running> {
     cleanups.push(() => heads.close());
     const core = new NanomsgCore(Number(ready.source.listen.split(':').pop()));
     cleanups.push(() => core.close());
-    return { build, url: server.url, core, heads, stop };
+    const diagnose = async () => {
+      const readyz = await fetch(`${server.url}/readyz`).then(
+        (r) => r.text(),
+        (e: Error) => e.message,
+      );
+      return `${build.id}: /readyz ${readyz}; log: ${server.stderr().slice(-3000)}`;
+    };
+    return { build, url: server.url, core, heads, diagnose, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -255,7 +264,9 @@ async function catchUp(
 ): Promise<Pick<Side, 'catchUpSeconds' | 'sendSeconds' | 'catchUpTransactions'>> {
   const tx0 = await metric(r.url, 'epochview_ingest_transactions_total');
   const sent = await r.core.send(head);
-  await r.heads.reached(lastHeadHeight, CATCH_UP_TIMEOUT_MS);
+  await r.heads.reached(lastHeadHeight, CATCH_UP_TIMEOUT_MS).catch(async (err: Error) => {
+    throw new Error(`${err.message}; ${await r.diagnose()}`);
+  });
   const caughtUp = await visible(r.url, lastHeadHeight);
   return {
     catchUpSeconds: (caughtUp.answered - sent.firstMs) / 1000,
@@ -267,7 +278,9 @@ async function catchUp(
 /** One live block sent to a caught-up serve: its EndBlock frame handed to nanomsg to the notice and to the API's answer. */
 async function liveBlock(r: Running, file: string, block: BlockRange): Promise<LiveBlock> {
   const sent = await r.core.send(file, block);
-  const noticed = await r.heads.reached(block.height, LIVE_TIMEOUT_MS);
+  const noticed = await r.heads.reached(block.height, LIVE_TIMEOUT_MS).catch(async (err: Error) => {
+    throw new Error(`${err.message}; ${await r.diagnose()}`);
+  });
   const shown = await visible(r.url, block.height);
   return {
     height: block.height,
@@ -292,12 +305,34 @@ function median(xs: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+function ratio(s: Side): number {
+  return s.catchUpSeconds / Math.max(s.sendAloneSeconds, s.ingestSeconds);
+}
+
+function f1(n: number): string {
+  return n.toFixed(1);
+}
+/** Live blocks by size: the epoch's last block carries its rewards and statistics (thousands of events; others have hundreds at most). */
+const isEpochEnd = (b: LiveBlock) => b.frames >= EPOCH_END_FRAMES;
+const liveSummary = (blocks: readonly LiveBlock[]) => {
+  const all = blocks.map((b) => b.visibleMs);
+  const ordinary = blocks.filter((b) => !isEpochEnd(b)).map((b) => b.visibleMs);
+  const ends = blocks.filter(isEpochEnd).map((b) => b.visibleMs);
+  const notices = blocks.map((b) => b.noticeMs);
+  const answers = blocks.map((b) => b.answeredMs);
+  return (
+    `${f1(median(all))} / ${f1(quantile(all, 0.99))} / ${f1(Math.max(...all))} | ${f1(quantile(ordinary, 0.99))} | ` +
+    `${ends.length > 0 ? `${ends.length}: ${f1(median(ends))} / ${f1(Math.max(...ends))}` : '-'} | ` +
+    `${f1(quantile(notices, 0.99))} / ${f1(quantile(answers, 0.99))}`
+  );
+};
 const file = await demoFile(cacheDir, values.scale!, seed, log, 'evts');
 log(`splitting ${file}: its last ${liveBlocks} blocks sent one at a time…`);
 const { head, headBlocks, tail } = await splitChain(file, liveBlocks);
 const lastHeadHeight = tail[0]!.height - 1;
 log(`${headBlocks} blocks (to height ${lastHeadHeight}) sent at once from ${head}; then ${tail.length} one at a time`);
 
+const serverVersion = await storeVersion('postgres', databaseUrl);
 const sides: Side[] = [];
 for (let round = 0; round < rounds; round++) {
   const sendAloneSeconds = await sendAlone(head);
@@ -351,52 +386,42 @@ for (let round = 0; round < rounds; round++) {
   } finally {
     for (const r of running) await r.stop();
   }
+  writeReport();
 }
+process.stdout.write(readFileSync(join(values.out!, `${today()}-${values.name}.md`), 'utf8'));
 
-function ratio(s: Side): number {
-  return s.catchUpSeconds / Math.max(s.sendAloneSeconds, s.ingestSeconds);
-}
-
-const f1 = (n: number) => n.toFixed(1);
-/** Live blocks by size: the epoch's last block carries its rewards and statistics (thousands of events; others have hundreds at most). */
-const isEpochEnd = (b: LiveBlock) => b.frames >= EPOCH_END_FRAMES;
-const liveSummary = (blocks: readonly LiveBlock[]) => {
-  const all = blocks.map((b) => b.visibleMs);
-  const ordinary = blocks.filter((b) => !isEpochEnd(b)).map((b) => b.visibleMs);
-  const ends = blocks.filter(isEpochEnd).map((b) => b.visibleMs);
-  const notices = blocks.map((b) => b.noticeMs);
-  const answers = blocks.map((b) => b.answeredMs);
-  return (
-    `${f1(median(all))} / ${f1(quantile(all, 0.99))} / ${f1(Math.max(...all))} | ${f1(quantile(ordinary, 0.99))} | ` +
-    `${ends.length > 0 ? `${ends.length}: ${f1(median(ends))} / ${f1(Math.max(...ends))}` : '-'} | ` +
-    `${f1(quantile(notices, 0.99))} / ${f1(quantile(answers, 0.99))}`
+/** The results of the rounds measured so far (written after each round: a failed round leaves the earlier ones). */
+function writeReport(): void {
+  const lines = [
+    `# epochview broker socket: catch-up and live blocks, ${today()}`,
+    '',
+    `- machine: ${describeMachine()}; node ${process.version}, ${serverVersion}`,
+    `- chain: the ${values.scale} demo chain (seed ${seed}) as an event file; blocks 1 to ${lastHeadHeight} sent at once by libnanomsg (Perl NanoMsg::Raw, a process of its own) to \`serve --broker-listen\` with an empty store, then blocks ${tail[0]!.height} to ${tail[tail.length - 1]!.height} one at a time, one every ${blockMs} ms to each build's serve in turn (the order reversed every block)`,
+    `- catch-up: the sender's first frame to the API answering at block ${lastHeadHeight}; against the longer of \`ingest\` of the same file (its own seconds) and the same file sent to a listener that only buffers it (serve's socket and buffer files, this checkout's); target ≤ 1.25×`,
+    `- live: a block's EndBlock frame handed to nanomsg to the request of the first API answer at its height (asked again as soon as an answer is in, from the chain head notice on: LISTEN, as serve hears it), also to the notice and to that answer; target p99 ≤ 50 ms. Every demo block carries events of ours; epoch ends (≥ ${EPOCH_END_FRAMES.toLocaleString('en-US')} events: the epoch's rewards and statistics) are counted apart too`,
+    `- ${rounds} round(s), the builds' order reversed every other round: ${builds.map((b) => b.id).join(', ')}`,
+    '',
+    '| round | build | send alone s | ingest s (process) | catch-up s | × max(send, ingest) | sender in the run s | transactions | live p50 / p99 / max ms | p99 but epoch ends | epoch ends: n: p50 / max | p99 of the notice / the answer | live transactions / blocks | load |',
+    '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    ...sides.map(
+      (s) =>
+        `| ${s.round} | ${s.build} | ${f1(s.sendAloneSeconds)} | ${f1(s.ingestSeconds)} (${f1(s.ingestWallSeconds)}) | ${f1(s.catchUpSeconds)} | ×${ratio(s).toFixed(2)} | ${f1(s.sendSeconds)} | ${s.catchUpTransactions} | ` +
+        `${liveSummary(s.live)} | ${s.liveTransactions} / ${s.live.length} | ${s.load} |`,
+    ),
+    '',
+    ...builds.map((b) => {
+      const mine = sides.filter((s) => s.build === b.id);
+      return (
+        `- ${b.id}: catch-up ×${median(mine.map(ratio)).toFixed(2)} (median of ${mine.length}: ${mine.map((s) => `×${ratio(s).toFixed(2)}`).join(', ')}); ` +
+        `live, all rounds: p50 / p99 / max ms | p99 but epoch ends | epoch ends | p99 of the notice / the answer: ${liveSummary(mine.flatMap((s) => s.live))}`
+      );
+    }),
+  ];
+  const name = `${today()}-${values.name}`;
+  mkdirSync(values.out!, { recursive: true });
+  writeFileSync(join(values.out!, `${name}.md`), `${lines.join('\n')}\n`);
+  writeFileSync(
+    join(values.out!, `${name}.json`),
+    `${JSON.stringify({ scale: values.scale, seed, liveBlocks, blockMs, sides }, null, 2)}\n`,
   );
-};
-const lines = [
-  `# epochview broker socket: catch-up and live blocks, ${today()}`,
-  '',
-  `- machine: ${describeMachine()}; node ${process.version}, ${await storeVersion('postgres', databaseUrl)}`,
-  `- chain: the ${values.scale} demo chain (seed ${seed}) as an event file; blocks 1 to ${lastHeadHeight} sent at once by libnanomsg (Perl NanoMsg::Raw, a process of its own) to \`serve --broker-listen\` with an empty store, then blocks ${tail[0]!.height} to ${tail[tail.length - 1]!.height} one at a time, one every ${blockMs} ms to each build's serve in turn (the order reversed every block)`,
-  `- catch-up: the sender's first frame to the API answering at block ${lastHeadHeight}; against the longer of \`ingest\` of the same file (its own seconds) and the same file sent to a listener that only buffers it (serve's socket and buffer files, this checkout's); target ≤ 1.25×`,
-  `- live: a block's EndBlock frame handed to nanomsg to the request of the first API answer at its height (asked again as soon as an answer is in, from the chain head notice on: LISTEN, as serve hears it), also to the notice and to that answer; target p99 ≤ 50 ms. Every demo block carries events of ours; epoch ends (≥ ${EPOCH_END_FRAMES.toLocaleString('en-US')} events: the epoch's rewards and statistics) are counted apart too`,
-  `- ${rounds} round(s), the builds' order reversed every other round: ${builds.map((b) => b.id).join(', ')}`,
-  '',
-  '| round | build | send alone s | ingest s (process) | catch-up s | × max(send, ingest) | sender in the run s | transactions | live p50 / p99 / max ms | p99 but epoch ends | epoch ends: n: p50 / max | p99 of the notice / the answer | live transactions / blocks | load |',
-  '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
-  ...sides.map(
-    (s) =>
-      `| ${s.round} | ${s.build} | ${f1(s.sendAloneSeconds)} | ${f1(s.ingestSeconds)} (${f1(s.ingestWallSeconds)}) | ${f1(s.catchUpSeconds)} | ×${ratio(s).toFixed(2)} | ${f1(s.sendSeconds)} | ${s.catchUpTransactions} | ` +
-      `${liveSummary(s.live)} | ${s.liveTransactions} / ${s.live.length} | ${s.load} |`,
-  ),
-  '',
-  ...builds.map((b) => {
-    const mine = sides.filter((s) => s.build === b.id);
-    return (
-      `- ${b.id}: catch-up ×${median(mine.map(ratio)).toFixed(2)} (median of ${mine.length}: ${mine.map((s) => `×${ratio(s).toFixed(2)}`).join(', ')}); ` +
-      `live, all rounds: p50 / p99 / max ms | p99 but epoch ends | epoch ends | p99 of the notice / the answer: ${liveSummary(mine.flatMap((s) => s.live))}`
-    );
-  }),
-];
-const name = `${today()}-${values.name}`;
-writeResults(values.out!, `${name}.md`, `${lines.join('\n')}\n`);
-writeFileSync(join(values.out!, `${name}.json`), `${JSON.stringify({ scale: values.scale, seed, liveBlocks, blockMs, sides }, null, 2)}\n`);
+}

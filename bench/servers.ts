@@ -6,6 +6,8 @@ import { CEILING_SERVER, CLI, ROOT } from './paths.js';
 export interface RunningServer {
   url: string;
   pid: number;
+  /** The last 10,000 characters it wrote to stderr (its log). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ async function start(args: string[], port: number, what: string, ready: { path: 
   return {
     url,
     pid: child.pid!,
+    stderr: () => stderr,
     async stop() {
       if (exited === undefined) {
         child.kill('SIGTERM');

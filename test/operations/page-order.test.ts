@@ -393,7 +393,7 @@ describe("page statements aggregate their rows in the page's order, whatever the
           t,
           listTeamsStatistics,
           cases,
-          (c) => ({ columns: ['team_id'], descending: descending(c.query), indexes: [] }),
+          (c) => ({ columns: ['team_id'], descending: descending(c.query), indexes: ['team_stats_spans_pkey'] }),
           // A team's entries by epoch, and its games by id: one primary-key range each.
           (output) =>
             output.includes('game_id')

@@ -149,7 +149,7 @@ function ab(args: string[]): Promise<CliResult> {
 const abSides = STORE_KINDS.length > 1 ? ['--store', 'postgres,pglite'] : ['--store', STORE_KINDS[0]!, '--build', '.,.'];
 const AB_SCENARIOS = ['referral-sets/first50'];
 
-test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in turn, the table and its file`, {
+test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured together, the table and its file`, {
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'ab');
@@ -170,6 +170,7 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
     '0',
     '--rounds',
     '2',
+    '--together',
     '--log-level',
     'warn',
     '--cache',
@@ -181,12 +182,12 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
   const lines = res.stdout.split('\n');
   assert.ok(
     lines.includes(
-      '| scenario | URLs | cache | c | A req/s | B req/s | B ÷ A | A p50 / p99 ms | B p50 / p99 ms | hits A / B | errors A / B |',
+      '| scenario | URLs | cache | c | A req/s | B req/s | B ÷ A | A p50 / p99 ms | B p50 / p99 ms | A CPU µs | B CPU µs | hits A / B | errors A / B |',
     ),
     res.stdout,
   );
   // A row per scenario and cache setting, in that order: 20 distinct URLs each, both rounds' req/s,
-  // the ratio and its rounds' range, latencies, the cache's hits when on, no errors.
+  // the ratio and its rounds' range, latencies, each serve's CPU per answer, the cache's hits when on, no errors.
   const rows = lines.filter((l) => AB_SCENARIOS.some((id) => l.startsWith(`| ${id} |`)));
   assert.deepEqual(
     rows.map((r) => r.split(' | ').slice(0, 4).join(' | ')),
@@ -199,13 +200,14 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
     assert.match(
       row,
       new RegExp(
-        ` \\| 2 \\| ${reqs} \\| ${reqs} \\| ×[\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| ${latencies} \\| ${latencies} \\| ${hits} \\| 0 / 0 \\|$`,
+        ` \\| 2 \\| ${reqs} \\| ${reqs} \\| ×[\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| ${latencies} \\| ${latencies} \\| [\\d,]+ \\| [\\d,]+ \\| ${hits} \\| 0 / 0 \\|$`,
       ),
       row,
     );
   }
   assert.match(res.stdout, /Before measuring, 20 URLs answered alike \(status and body\) by every side\./);
-  // The rounds alternate the order: A then B, then B then A.
+  assert.match(res.stdout, /2 rounds, each loading every side at the same time \(a wrk of 2 connections each\)\./);
+  // The rounds list the sides in alternate order: A then B, then B then A.
   const order = [...res.stderr.matchAll(/referral-sets\/first50 cache off c=2 round (\d) ([AB]):/g)].map((m) => `${m[1]}${m[2]}`);
   assert.deepEqual(order, ['1A', '1B', '2B', '2A']);
   const files = readdirSync(out);

@@ -605,7 +605,11 @@ test('--our-share: that share of the blocks carry events of ours, at every point
     const keys = b.events.map((p) => p.key);
     assert.deepEqual([keys[0], keys[1], keys[keys.length - 1]], ['beginBlock', 'timeUpdate', 'endBlock']);
     if (b.events.some(isOurs)) withOurs++;
-    else assert.ok(keys.slice(2, -1).every((k) => k in OTHER_TYPES), `block ${b.height}: quiet, other kinds only`);
+    else
+      assert.ok(
+        keys.slice(2, -1).every((k) => k in OTHER_TYPES),
+        `block ${b.height}: quiet, other kinds only`,
+      );
     // ⌈blocks · share⌉ of the blocks so far carry events of ours: the first does.
     assert.equal(withOurs, Math.ceil((i + 1) * share - 1e-9), `after block ${b.height}`);
   }

@@ -76,8 +76,8 @@ function batchWeight(b: Block): number {
 /** Events decoded between two turns of the event loop while ingesting (see Ingester.pushAll). */
 const EVENTS_PER_TURN = 200;
 
-/** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, the head. */
-const UPDATED_TABLES = ['chain_head', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties'];
+/** Small tables whose rows ingestion keeps updating: each active party's and team's span every epoch, set sizes, the head. */
+const UPDATED_TABLES = ['chain_head', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties', 'team_stats_spans'];
 /**
  * Tables that grow with the chain while some of their rows are updated (a referee moving to
  * another set, the summaries of the epoch in progress): vacuumed with the periodic maintenance

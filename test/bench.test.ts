@@ -50,10 +50,22 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'results');
-  const res = await runSmall(out, ['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn']);
+  const res = await runSmall(out, [
+    ...['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn'],
+    ...['--mix-scale', 'small', '--mix-share', '0.1', '--mix-other-events', '5'],
+  ]);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /## Ingest/);
   assert.match(res.stdout, /\| small \| [\d,]+ \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \|/);
+  // The mix: every block and event of its file, ours among them; all events/s and ours/s.
+  assert.match(
+    res.stdout,
+    /^\| small mix \| 2,851 \| 64,626 \| 13,941 \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \| [\d.]+ \| \d+ \| [\d. ]+ \|$/m,
+  );
+  assert.match(
+    res.stdout,
+    /^- (met|\*\*missed\*\*): ingest of the small mix \(event file\): [\d,]+ events\/s, [\d,]+ of ours \(target ≥ 1,000,000 events\/s\)$/m,
+  );
   for (const id of SCENARIO_IDS) {
     for (const c of [1, 2]) {
       for (const cache of ['off', 'on']) {
@@ -86,13 +98,40 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
     [`${store}.json`, `${store}.md`],
   );
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
+  const json = JSON.parse(readFileSync(join(out, files[0]!), 'utf8')) as RunResult;
+  assert.deepEqual(
+    {
+      ...json.mix,
+      load: '',
+      ingest: { blocks: json.mix?.ingest.blocks, events: json.mix?.ingest.events, allEvents: json.mix?.ingest.allEvents },
+    },
+    {
+      scale: 'small',
+      ourShare: 0.1,
+      shareSource: 'as given',
+      otherEvents: 5,
+      load: '',
+      ingest: { blocks: 2851, events: 13_941, allEvents: 64_626 },
+    },
+  );
+  assert.ok(json.mix!.ingest.allEventsPerSec! > json.mix!.ingest.eventsPerSec);
 });
 
 test(`bench --ingest-formats --baseline (${store}): both formats by both builds interleaved, the ratios, the results file`, {
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'formats');
-  const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);
+  const res = await runSmall(out, [
+    '--ingest-formats',
+    '--baseline',
+    ROOT,
+    '--mix-scale',
+    'small',
+    '--mix-share',
+    '0.1',
+    '--mix-other-events',
+    '0',
+  ]);
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 43,633 in the small chain of seed 1, 68 % of them not applied.
   for (const format of ['NDJSON', 'event file']) {
@@ -115,6 +154,16 @@ test(`bench --ingest-formats --baseline (${store}): both formats by both builds 
   );
   const abba = (f: string) => [`${f} baseline`, `${f} this build`, `${f} this build`, `${f} baseline`];
   assert.deepEqual(builds, [...abba('NDJSON'), ...abba('event file')]);
+  // The mix, by both builds in the same order, and its ratio.
+  const mixRows = [...res.stdout.matchAll(/^\| small mix \| event file \| (this build|baseline)[^|]*\| \d+ \| ([\d,]+) \| (\d+) % \|/gm)];
+  assert.deepEqual(
+    mixRows.map((m) => `${m[1]} ${m[2]} ${m[3]}`),
+    ['baseline', 'this build', 'this build', 'baseline'].map((b) => `${b} 50,376 72`),
+  );
+  assert.match(
+    res.stdout,
+    /^\| small mix \| event file: this build \([^)]+\) ÷ baseline[^|]* \| \*\*[\d.]+×\*\* \([\d,]+ ÷ [\d,]+ events\/s\) \|$/m,
+  );
   for (const format of ['NDJSON', 'event file']) {
     assert.match(
       res.stdout,

@@ -10,7 +10,10 @@
  * --urls distinct URLs drawn from the data) and response cache setting, every side is served
  * afresh, all at once, and per concurrency each side is measured with wrk over the same URLs, in
  * rounds that alternate the order (A B, then B A): on a shared machine whose load drifts, the
- * drift weighs on every side alike.
+ * drift weighs on every side alike. With --together every side is loaded at the same time, each
+ * by its own wrk: the sides then share whatever else the machine runs, second by second. Each
+ * measurement also gives the serve process's CPU time per answer (one worker), which depends far
+ * less on the machine's load than req/s does.
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -22,6 +25,7 @@ import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
+import { cpuSeconds } from './cpu.js';
 import { cacheOutcomes, outcomesSince, totalOutcomes } from './metrics.js';
 import { ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
@@ -57,6 +61,8 @@ What is measured:
   --duration s              whole seconds per measurement (default 5)
   --warmup s                whole seconds of warm-up before each measurement (default 2)
   --rounds n                rounds, the order of the sides reversed every other one (default 3)
+  --together                each round loads every side at the same time, each by its own wrk
+                            with --concurrency connections, instead of one side after another
   --check-urls n            URLs per scenario whose answers must be the same from every side
                             before measuring (default all; 0: none, for builds that answer
                             differently on purpose)
@@ -86,6 +92,7 @@ const { values, fail } = benchArgs(HELP, {
   duration: { type: 'string', default: '5' },
   warmup: { type: 'string', default: '2' },
   rounds: { type: 'string', default: '3' },
+  together: { type: 'boolean', default: false },
   'check-urls': { type: 'string', default: 'all' },
   'log-level': { type: 'string', default: 'info' },
   name: { type: 'string' },
@@ -148,6 +155,8 @@ interface Side {
 interface Run {
   load: LoadResult;
   outcomes: CacheOutcomes | undefined;
+  /** The serve process's CPU µs per answer during the run (one worker; undefined with more). */
+  cpuUs: number | undefined;
 }
 
 /** A row of the table: every side's runs, by round. */
@@ -272,12 +281,17 @@ async function withServers<T>(sides: Side[], cache: string, fn: (servers: Runnin
   }
 }
 
-/** One side's measurement: a warm-up, then the run over the scenario's URLs, and the cache's outcomes meanwhile. */
-async function measure(server: RunningServer, urls: readonly string[], connections: number, cache: string): Promise<Run> {
+/**
+ * One side's measurement: a warm-up, then the run over the scenario's URLs, with the cache's
+ * outcomes and the process's CPU time meanwhile (its workers' are not counted: none then).
+ */
+async function measure(side: Side, server: RunningServer, urls: readonly string[], connections: number, cache: string): Promise<Run> {
   if (warmup > 0) await runLoad({ baseUrl: server.url, urls, connections, duration: warmup });
   const before = cache === 'on' ? await cacheOutcomes(server.url) : undefined;
+  const cpuBefore = cpuSeconds(server.pid);
   const load = await runLoad({ baseUrl: server.url, urls, connections, duration });
-  return { load, outcomes: before && outcomesSince(before, await cacheOutcomes(server.url)) };
+  const cpuUs = side.workers === 1 ? ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(1, load.requests) : undefined;
+  return { load, outcomes: before && outcomesSince(before, await cacheOutcomes(server.url)), cpuUs };
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -294,12 +308,22 @@ function renderRow(row: Row): string {
     return `×${(mean(rps(runs)) / mean(rps(a!))).toFixed(2)}${spread}`;
   });
   const latencies = row.runs.map((runs) => `${ms(mean(runs.map((r) => r.load.p50)))} / ${ms(mean(runs.map((r) => r.load.p99)))}`);
+  const cpu = row.runs.map((runs) => (runs.some((r) => r.cpuUs === undefined) ? '-' : int(mean(runs.map((r) => r.cpuUs!)))));
   const hits = row.runs.map((runs) => {
     const all = totalOutcomes(runs.flatMap((r) => (r.outcomes ? [r.outcomes] : [])));
     return all.hit + all.shared + all.miss + all.bypass === 0 ? '-' : `${Math.round(100 * hitRatio(all))}%`;
   });
   const errors = row.runs.map((runs) => String(runs.reduce((n, r) => n + r.load.errors, 0))).join(' / ');
-  const cells = [row.scenario.id, int(row.scenario.urls.length), row.cache, String(row.concurrency), ...reqs, ...ratios, ...latencies];
+  const cells = [
+    row.scenario.id,
+    int(row.scenario.urls.length),
+    row.cache,
+    String(row.concurrency),
+    ...reqs,
+    ...ratios,
+    ...latencies,
+    ...cpu,
+  ];
   return `| ${[...cells, hits.join(' / '), errors].join(' | ')} |`;
 }
 
@@ -313,6 +337,7 @@ function tableHead(sides: Side[]): string[] {
     ...sides.map((s) => `${s.letter} req/s`),
     ...others.map((x) => `${x} ÷ ${a}`),
     ...sides.map((s) => `${s.letter} p50 / p99 ms`),
+    ...sides.map((s) => `${s.letter} CPU µs`),
     `hits ${sides.map((s) => s.letter).join(' / ')}`,
     `errors ${sides.map((s) => s.letter).join(' / ')}`,
   ];
@@ -373,12 +398,15 @@ async function main(): Promise<void> {
           const runs: Run[][] = sides.map(() => []);
           for (let round = 0; round < rounds; round++) {
             const order = round % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
-            for (const i of order) {
-              const run = await measure(servers[i]!, sc.urls, c, cache);
+            const measured = (i: number) => measure(sides[i]!, servers[i]!, sc.urls, c, cache);
+            const results = values.together ? await Promise.all(order.map(measured)) : [];
+            for (const [k, i] of order.entries()) {
+              const run = values.together ? results[k]! : await measured(i);
               runs[i]!.push(run);
               log(
                 `${sc.id} cache ${cache} c=${c} round ${round + 1} ${sides[i]!.letter}: ${int(run.load.reqPerSec)} req/s, ` +
-                  `p50 ${ms(run.load.p50)} ms, p99 ${ms(run.load.p99)} ms, ${run.load.errors} errors`,
+                  `p50 ${ms(run.load.p50)} ms, p99 ${ms(run.load.p99)} ms, ${run.load.errors} errors` +
+                  (run.cpuUs === undefined ? '' : `, ${int(run.cpuUs)} µs of CPU an answer`),
               );
             }
           }
@@ -408,14 +436,18 @@ async function main(): Promise<void> {
     `The ${scale} demo chain (seed ${seed}) ingested by each side's build; ${versions.join(', ')}; node ${process.version}; ${describeMachine()}. ` +
       `serve at log level ${values['log-level']}, started afresh for each scenario and response cache setting: off (\`--response-cache-mb 0\`) or on (${cacheMb} MiB; the chain does not move, so an answer kept is kept for good). ` +
       `Load: wrk (2 threads, 1 at c=1) over each scenario's distinct URLs, drawn from A's data (seed ${seed}) and sent in turn by a Lua script; ` +
-      `${duration} s per measurement after ${warmup} s of warm-up; ${rounds} round${rounds > 1 ? 's' : ''}, the sides in turn, in reverse order every other round. ` +
+      `${duration} s per measurement after ${warmup} s of warm-up; ${rounds} round${rounds > 1 ? 's' : ''}, ` +
+      (values.together
+        ? `each loading every side at the same time (a wrk of ${concurrencies.join(' or ')} connections each). `
+        : 'the sides in turn, in reverse order every other round. ') +
       `Before measuring, ${int(checked)} URLs answered alike (status and body) by every side. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
     '',
     ...tableHead(sides),
     ...rows.map(renderRow),
     '',
     "req/s: the mean of the rounds (each round's). ÷ A: the ratio of the means (the lowest and highest of the rounds' own ratios). " +
-      'p50 / p99: the means of the rounds. hits: the response cache hits among the requests it saw during the measurements.',
+      "p50 / p99: the means of the rounds. CPU: the serve process's CPU time per answer (user and system, all its threads), the mean of the rounds. " +
+      'hits: the response cache hits among the requests it saw during the measurements.',
     '',
     ...scenarios.map((s) => `- ${s.id}: ${s.description}`),
     ...(standbyPoll ? ['', standbyPoll] : []),

@@ -5,7 +5,7 @@
  * turns (REST, GraphQL, then GraphQL, REST…). Before measuring, every GraphQL answer is checked
  * against its REST answer converted by graphql.md §3. `npm run build && npx tsx bench/graphql.ts --help`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
 import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
@@ -17,6 +17,7 @@ import { random, readCursors, readKeys } from './sample.js';
 import { buildScenarios, selectScenarioIds } from './scenarios.js';
 import { startService } from './servers.js';
 import { benchStore, storeVersion } from './stores.js';
+import { cpuSeconds } from './cpu.js';
 
 const HELP = `usage: npm run build && npx tsx bench/graphql.ts [options]
   --store s          postgres (the server of --database-url) or pglite (default postgres)
@@ -63,14 +64,6 @@ const log = progressLog('graphql');
 
 /** A measurement and the serve process's CPU µs per answer during it. */
 type Measured = LoadResult & { cpuUs: number };
-
-/** CPU seconds (user and system) of a process and its threads so far (as bench/grpc-vs-rest.ts reads it). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime: fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -26,6 +26,7 @@ import { random, readCursors, readKeys } from './sample.js';
 import { buildScenarios, type Scenario, selectScenarioIds } from './scenarios.js';
 import { startService } from './servers.js';
 import { benchStore, type StoreKind } from './stores.js';
+import { cpuSeconds } from './cpu.js';
 
 const HELP = `npx tsx bench/grpc-vs-rest.ts [options]   (npm run build first)
 
@@ -116,14 +117,6 @@ interface Measured {
   errors: number;
   /** CPU µs of the serve process per answer. */
   cpuUsPerCall: number;
-}
-
-/** CPU seconds (user and system) of a process and its threads so far. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime: fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function measured(pid: number, run: () => Promise<{ calls: number; seconds: number; p50: number; p99: number; errors: number }>) {

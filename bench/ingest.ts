@@ -4,10 +4,16 @@ import { join } from 'node:path';
 import { CLI, ROOT } from './paths.js';
 import type { BenchStore } from './stores.js';
 
+/** A real chain's mix (`demo --our-share --other-events`): the share of blocks with events of ours, other kinds per block. */
+export interface Mix {
+  ourShare: number;
+  otherEvents: number;
+}
+
 /**
  * The demo chain file of a scale, as NDJSON or an event file, generated once into the cache
- * folder and reused. (The name says the chain carries other kinds: files cached before they
- * came are not reused.)
+ * folder and reused; with `mix`, the chain with quiet blocks and other kinds as a real chain's.
+ * (The name says the chain carries other kinds: files cached before they came are not reused.)
  */
 export async function demoFile(
   cacheDir: string,
@@ -15,13 +21,16 @@ export async function demoFile(
   seed: number,
   log: (s: string) => void,
   format: 'ndjson' | 'evts' = 'ndjson',
+  mix?: Mix,
 ): Promise<string> {
   mkdirSync(cacheDir, { recursive: true });
-  const file = join(cacheDir, `demo-${scale}-seed${seed}-other-kinds.${format}`);
+  const mixed = mix ? `-share${mix.ourShare}-others${mix.otherEvents}` : '';
+  const file = join(cacheDir, `demo-${scale}-seed${seed}-other-kinds${mixed}.${format}`);
   if (existsSync(file)) return file;
-  log(`generating the ${scale} demo chain (seed ${seed}) as ${format} into ${file}…`);
+  log(`generating the ${scale} demo chain (seed ${seed}${mixed}) as ${format} into ${file}…`);
   const tmp = `${file}.tmp`;
-  const res = await runNode([CLI, 'demo', '--scale', scale, '--seed', String(seed), '--format', format, '--out', tmp]);
+  const mixArgs = mix ? ['--our-share', String(mix.ourShare), '--other-events', String(mix.otherEvents)] : [];
+  const res = await runNode([CLI, 'demo', '--scale', scale, '--seed', String(seed), ...mixArgs, '--format', format, '--out', tmp]);
   if (res.code !== 0) throw new Error(`demo failed: ${res.stderr}`);
   renameSync(tmp, file);
   return file;
@@ -30,6 +39,8 @@ export async function demoFile(
 export interface IngestResult {
   /** Events applied (of the kinds read). */
   events: number;
+  /** Blocks applied (absent in older results). */
+  blocks?: number;
   seconds: number;
   eventsPerSec: number;
   /** Every event of the input: applied, skipped kinds, and the block markers (absent in older results). */
@@ -59,6 +70,7 @@ export async function ingestFile(file: string, storeArgs: string[], cli = CLI): 
   const allEvents = events + Number(skipped[1]) + 2 * Number(summary[1]);
   return {
     events,
+    blocks: Number(summary[1]),
     seconds,
     eventsPerSec: events / seconds,
     allEvents,

@@ -17,18 +17,34 @@ import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
 import { SETTINGS } from '../src/config.js';
 import type { RecordedResponse } from './ceiling-server.js';
-import { demoFile, ingestFile, ingestOrReuse, type IngestResult } from './ingest.js';
+import { demoFile, ingestFile, ingestOrReuse, type IngestResult, type Mix } from './ingest.js';
+import { realShare } from './live-chain.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
 import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { resolveBuild } from './builds.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { CLI, ROOT } from './paths.js';
-import { hitRatio, renderMarkdown, type CacheOutcomes, type PageMeasurement, type RunResult, type ScaleResult } from './report.js';
+import {
+  hitRatio,
+  renderMarkdown,
+  type CacheOutcomes,
+  type MixResult,
+  type PageMeasurement,
+  type RunResult,
+  type ScaleResult,
+} from './report.js';
 import { cacheOutcomes, outcomesSince } from './metrics.js';
 import { random, readCursors, readKeys, type Keys } from './sample.js';
 import { buildScenarios, SCENARIO_IDS, selectScenarioIds, type Scenario } from './scenarios.js';
 import { startCeiling, startService, type RunningServer } from './servers.js';
 import { benchStore, DEFAULT_DATABASE_URL, storeVersion, type StoreKind } from './stores.js';
+
+/**
+ * Other kinds per block of the mix: a busy network's blocks carry hundreds (market data of every
+ * market, orders, trades, positions); the real fixture, a test network, 3.25. With the real
+ * share of blocks with events of ours, 100 make our events 5% of the medium chain's.
+ */
+const DEFAULT_MIX_OTHER_EVENTS = 100;
 
 /** serve's response cache when on, unless --response-cache-mb says otherwise. */
 const DEFAULT_CACHE_MB = SETTINGS.responseCacheMb.default;
@@ -64,7 +80,14 @@ const HELP = `usage: npm run bench -- [options]
                             <date>-<store>-ingest-formats.md
   --baseline build          with --ingest-formats: also ingest with another build, interleaved
                             with this one, and give the ratios: a git revision (exported into
-                            <cache>/builds/<commit> and built there) or a built checkout's folder`;
+                            <cache>/builds/<commit> and built there) or a built checkout's folder
+  --mix-scale s             also ingest a real chain's mix as an event file into a store of its
+                            own: the s demo chain with quiet blocks (demo --our-share) and other
+                            kinds (--other-events); all events/s and our events/s (default
+                            medium; none: not measured)
+  --mix-share x             its share of blocks with events of ours (default the real fixture's,
+                            295 of 5,002 blocks)
+  --mix-other-events n      its mean of other kinds per block (default ${DEFAULT_MIX_OTHER_EVENTS})`;
 
 const { values, fail } = benchArgs(HELP, {
   ...COMMON_OPTIONS,
@@ -85,6 +108,9 @@ const { values, fail } = benchArgs(HELP, {
   render: { type: 'string' },
   'ingest-formats': { type: 'boolean', default: false },
   baseline: { type: 'string' },
+  'mix-scale': { type: 'string', default: 'medium' },
+  'mix-share': { type: 'string' },
+  'mix-other-events': { type: 'string', default: String(DEFAULT_MIX_OTHER_EVENTS) },
 });
 if (values.render) {
   process.stdout.write(`${renderMarkdown(JSON.parse(readFileSync(values.render, 'utf8')) as RunResult)}\n`);
@@ -121,6 +147,14 @@ if (!Number.isInteger(responseCacheMb) || responseCacheMb <= 0) fail('--response
 const perScenario = Math.round(numbers(values.urls, '--urls')[0]!);
 const caches = values['response-cache'].split(',').filter(Boolean) as ('off' | 'on')[];
 if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache must be off, on or both');
+const mixScale = values['mix-scale'] === 'none' ? undefined : values['mix-scale'];
+if (mixScale !== undefined && !isDemoScale(mixScale)) fail(`unknown --mix-scale ${mixScale}`);
+const mixShare = values['mix-share'] === undefined ? await realShare() : { share: Number(values['mix-share']), source: 'as given' };
+if (!(mixShare.share > 0 && mixShare.share <= 1)) fail('--mix-share must be in (0, 1]');
+const mixOtherEvents = Number(values['mix-other-events']);
+if (!(mixOtherEvents >= 0 && mixOtherEvents <= 10_000)) fail('--mix-other-events must be a number from 0 to 10000');
+// Four decimals (the real share, 295 / 5,002, is 0.059): the demo file is named by them.
+const mix: Mix = { ourShare: Number(mixShare.share.toFixed(4)), otherEvents: mixOtherEvents };
 const headers: Record<string, string> = values.gzip ? { 'accept-encoding': 'gzip' } : {};
 if (requests === undefined && !wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 
@@ -177,6 +211,31 @@ async function ingestScale(scale: string): Promise<IngestedScale> {
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Ingests the real chain's mix of --mix-scale, an event file, into a fresh store of its own
+ * (dropped after) with `cli`: what `epochview ingest` of a real chain's event file costs.
+ */
+async function ingestMix(cli = CLI): Promise<IngestResult> {
+  const file = await demoFile(cacheDir, mixScale!, seed, log, 'evts', mix);
+  const s = benchStore(store, `mix_${mixScale}_s${seed}_${process.pid}`, { databaseUrl, cacheDir });
+  await s.reset();
+  try {
+    log(`${mixScale} mix: ingesting ${file} into ${store}… (load average ${loadAverage()})`);
+    const r = await ingestFile(file, s.args, cli);
+    log(
+      `${mixScale} mix: ${r.allEvents} events (${r.events} of ours) in ${r.seconds.toFixed(1)} s: ${Math.round(r.allEventsPerSec!)} events/s, ${Math.round(r.eventsPerSec)} of ours/s`,
+    );
+    return r;
+  } finally {
+    await s.drop();
+  }
+}
+
+/** What the results say of the mix besides its ingest. */
+function mixResult(ingest: IngestResult, loadBefore: string): MixResult {
+  return { scale: mixScale!, ourShare: mix.ourShare, shareSource: mixShare.source, otherEvents: mix.otherEvents, load: loadBefore, ingest };
 }
 
 /**
@@ -316,11 +375,7 @@ async function ingestFormats(machine: string, versions: string, commit: string):
           );
           const key = `${format} ${build.name}`;
           rates.set(key, [...(rates.get(key) ?? []), r.allEventsPerSec!]);
-          const notApplied = ((r.allEvents! - r.events) / r.allEvents!) * 100;
-          rows.push(
-            `| ${scale} | ${format === 'ndjson' ? 'NDJSON' : 'event file'} | ${build.name} | ${r.fileMiB.toFixed(0)} | ${int(r.allEvents!)} | ${notApplied.toFixed(0)} % | ` +
-              `${r.seconds.toFixed(1)} | ${int(r.allEventsPerSec!)} | ${int(r.eventsPerSec)} | ${r.cpuSeconds?.toFixed(1) ?? ''} | ${Math.round(r.peakRssMiB)} | ${loadBefore} |`,
-          );
+          rows.push(ingestRow(scale, format === 'ndjson' ? 'NDJSON' : 'event file', build, r, loadBefore));
         } finally {
           await s.drop();
         }
@@ -344,6 +399,21 @@ async function ingestFormats(machine: string, versions: string, commit: string):
       }
     }
   }
+  if (mixScale !== undefined) {
+    // The real chain's mix, an event file, by each build in the same order.
+    const rates = new Map<string, number[]>();
+    for (const build of order) {
+      const loadBefore = loadAverage();
+      const r = await ingestMix(build.cli);
+      rates.set(build.name, [...(rates.get(build.name) ?? []), r.allEventsPerSec!]);
+      rows.push(ingestRow(`${mixScale} mix`, 'event file', build, r, loadBefore));
+    }
+    const rate = (build: NamedBuild) => mean(rates.get(build.name)!);
+    if (baseline)
+      summary.push(
+        `| ${mixScale} mix | event file: ${current.name} ÷ ${baseline.name} | **${(rate(current) / rate(baseline)).toFixed(2)}×** (${int(rate(current))} ÷ ${int(rate(baseline))} events/s) |`,
+      );
+  }
   const date = today();
   const md = [
     `# Ingest of NDJSON and of event files, ${store}, ${date}`,
@@ -356,6 +426,7 @@ async function ingestFormats(machine: string, versions: string, commit: string):
     ...(baseline
       ? [`Each format ingested by ${baseline.name} (\`${baseline.cli}\`) and by this build, in the order baseline, this, this, baseline.`]
       : []),
+    ...(mixScale !== undefined ? ['', mixText()] : []),
     '',
     '| scale | format | build | MiB | events | not applied | s | events/s (all) | applied events/s | CPU s | peak RSS MiB | load |',
     '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
@@ -370,6 +441,24 @@ async function ingestFormats(machine: string, versions: string, commit: string):
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** A row of the --ingest-formats table. */
+function ingestRow(scale: string, format: string, build: NamedBuild, r: IngestResult, load: string): string {
+  const notApplied = ((r.allEvents! - r.events) / r.allEvents!) * 100;
+  return (
+    `| ${scale} | ${format} | ${build.name} | ${r.fileMiB.toFixed(0)} | ${int(r.allEvents!)} | ${notApplied.toFixed(0)} % | ` +
+    `${r.seconds.toFixed(1)} | ${int(r.allEventsPerSec!)} | ${int(r.eventsPerSec)} | ${r.cpuSeconds?.toFixed(1) ?? ''} | ${Math.round(r.peakRssMiB)} | ${load} |`
+  );
+}
+
+/** What the mix is, for the results. */
+function mixText(): string {
+  return (
+    `The ${mixScale} mix: the ${mixScale} demo chain with quiet blocks between its blocks, so that ${(100 * mix.ourShare).toFixed(1)}% of the ` +
+    `blocks carry events of ours (${mixShare.source}), and ${mix.otherEvents} events of other kinds a block on average ` +
+    `(\`epochview demo --scale ${mixScale} --our-share ${mix.ourShare} --other-events ${mix.otherEvents} --format evts\`).`
+  );
+}
 
 async function main(): Promise<void> {
   const commit = describeCommit(ROOT);
@@ -387,10 +476,15 @@ async function main(): Promise<void> {
   // Ingest every scale first (one at a time); then, for each cache setting, serve them all and
   // measure (the embedded store is one process's: one service per store at a time).
   const ingested: IngestedScale[] = [];
+  let mixed: MixResult | undefined;
   let sampled: SampledScale[] = [];
   const pages = new Map<string, PageMeasurement[]>(scales.map((s) => [s, []]));
   try {
     for (const scale of scales) ingested.push(await ingestScale(scale));
+    if (mixScale !== undefined) {
+      const load = loadAverage();
+      mixed = mixResult(await ingestMix(), load);
+    }
     for (const cache of caches) {
       const services: RunningServer[] = [];
       try {
@@ -415,7 +509,7 @@ async function main(): Promise<void> {
   }));
 
   const date = today();
-  const run: RunResult = { store, date, machine, versions, settings, scales: results };
+  const run: RunResult = { store, date, machine, versions, settings, scales: results, ...(mixed ? { mix: mixed } : {}) };
   const base = `${date}-${store}${caches.includes('on') ? '' : '-uncached'}`;
   log(`results written to ${writeResults(outDir, `${base}.md`, `${renderMarkdown(run)}\n`)} (and .json)`);
   writeFileSync(join(outDir, `${base}.json`), JSON.stringify(run, null, 2));

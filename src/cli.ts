@@ -97,16 +97,24 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     summary: 'write a deterministic synthetic chain as bus events (NDJSON or an event file)',
-    usage: 'epochview demo [--scale small|medium|mainnet] [--seed N] [--format ndjson|evts|evts.gz] [--out FILE]',
+    usage:
+      'epochview demo [--scale small|medium|mainnet] [--seed N] [--our-share X] [--other-events N] [--format ndjson|evts|evts.gz] [--out FILE]',
     settings: [],
     extraHelp:
-      "  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n  --format <name>               ndjson (default), evts (an event file, as a core's [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)",
+      '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n' +
+      '  --our-share <x>               share of blocks carrying events of ours, in (0, 1] (default 1); quiet blocks, with a time\n' +
+      "                                update and other kinds only, go between the others (a real chain's: 0.059)\n" +
+      '  --other-events <n>            mean events of kinds epochview skips per block, besides the two that come with each event\n' +
+      "                                of ours (default 3.25, the real fixture's; a busy network's blocks carry hundreds)\n" +
+      "  --format <name>               ndjson (default), evts (an event file, as a core's [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)",
     async run(argv) {
       const { extra } = readSettings([], argv, process.env, {
         scale: { type: 'string' },
         seed: { type: 'string' },
         format: { type: 'string' },
         out: { type: 'string' },
+        'our-share': { type: 'string' },
+        'other-events': { type: 'string' },
       });
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
@@ -115,13 +123,22 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError('--seed must be an integer from 0 to 2^53-1');
       const format = (extra.format as string | undefined) ?? 'ndjson';
       if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
+      const shareText = extra['our-share'] as string | undefined;
+      const ourShare = shareText === undefined ? 1 : Number(shareText);
+      if (!/^[\d.eE+-]+$/.test(shareText ?? '1') || !(ourShare > 0 && ourShare <= 1))
+        throw new UsageError('--our-share must be a number in (0, 1]');
+      const otherText = extra['other-events'] as string | undefined;
+      const otherEvents = otherText === undefined ? undefined : Number(otherText);
+      if (otherEvents !== undefined && !(/^[\d.]+$/.test(otherText!) && otherEvents >= 0 && otherEvents <= 10_000))
+        throw new UsageError('--other-events must be a number from 0 to 10000');
       const target = extra.out ? createWriteStream(extra.out as string) : process.stdout;
-      const counts = await writeDemoChain({ scale, seed: Number(seedText) }, target, format);
+      const counts = await writeDemoChain({ scale, seed: Number(seedText), ourShare, otherEvents }, target, format);
       if (extra.out)
         await new Promise<void>((resolve, reject) =>
           (target as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
         );
-      err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes`);
+      const share = shareText === undefined ? '' : `, ${counts.blocksWithOurs} of ${counts.blocks} blocks with events of ours`;
+      err(`demo ${scale} seed ${seedText}: ${counts.events} events, ${counts.bytes} bytes${share}`);
       return 0;
     },
   },

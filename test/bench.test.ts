@@ -56,10 +56,22 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'results');
-  const res = await runSmall(out, ['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn']);
+  const res = await runSmall(out, [
+    ...['--requests', '5', '--concurrency', '1,2', '--urls', '20', '--log-level', 'warn'],
+    ...['--mix-scale', 'small', '--mix-share', '0.1', '--mix-other-events', '5'],
+  ]);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /## Ingest/);
   assert.match(res.stdout, /\| small \| [\d,]+ \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \|/);
+  // The mix: every block and event of its file, ours among them; all events/s and ours/s.
+  assert.match(
+    res.stdout,
+    /^\| small mix \| 2,851 \| 64,626 \| 13,941 \| \d+ \| [\d.]+ \| [\d,]+ \| [\d,]+ \| [\d.]+ \| \d+ \| [\d. ]+ \|$/m,
+  );
+  assert.match(
+    res.stdout,
+    /^- (met|\*\*missed\*\*): ingest of the small mix \(event file\): [\d,]+ events\/s, [\d,]+ of ours \(target ≥ 1,000,000 events\/s\)$/m,
+  );
   for (const id of SCENARIO_IDS) {
     for (const c of [1, 2]) {
       for (const cache of ['off', 'on']) {
@@ -92,13 +104,40 @@ test(`bench harness on a small chain (${store}): every scenario row with the cac
     [`${store}.json`, `${store}.md`],
   );
   assert.equal(readFileSync(join(out, files[1]!), 'utf8').trimEnd(), res.stdout.trimEnd());
+  const json = JSON.parse(readFileSync(join(out, files[0]!), 'utf8')) as RunResult;
+  assert.deepEqual(
+    {
+      ...json.mix,
+      load: '',
+      ingest: { blocks: json.mix?.ingest.blocks, events: json.mix?.ingest.events, allEvents: json.mix?.ingest.allEvents },
+    },
+    {
+      scale: 'small',
+      ourShare: 0.1,
+      shareSource: 'as given',
+      otherEvents: 5,
+      load: '',
+      ingest: { blocks: 2851, events: 13_941, allEvents: 64_626 },
+    },
+  );
+  assert.ok(json.mix!.ingest.allEventsPerSec! > json.mix!.ingest.eventsPerSec);
 });
 
 test(`bench --ingest-formats --baseline (${store}): both formats by both builds interleaved, the ratios, the results file`, {
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'formats');
-  const res = await runSmall(out, ['--ingest-formats', '--baseline', ROOT]);
+  const res = await runSmall(out, [
+    '--ingest-formats',
+    '--baseline',
+    ROOT,
+    '--mix-scale',
+    'small',
+    '--mix-share',
+    '0.1',
+    '--mix-other-events',
+    '0',
+  ]);
   assert.equal(res.code, 0, res.stderr);
   // Every event counted: 43,633 in the small chain of seed 1, 68 % of them not applied.
   for (const format of ['NDJSON', 'event file']) {
@@ -121,6 +160,16 @@ test(`bench --ingest-formats --baseline (${store}): both formats by both builds 
   );
   const abba = (f: string) => [`${f} baseline`, `${f} this build`, `${f} this build`, `${f} baseline`];
   assert.deepEqual(builds, [...abba('NDJSON'), ...abba('event file')]);
+  // The mix, by both builds in the same order, and its ratio.
+  const mixRows = [...res.stdout.matchAll(/^\| small mix \| event file \| (this build|baseline)[^|]*\| \d+ \| ([\d,]+) \| (\d+) % \|/gm)];
+  assert.deepEqual(
+    mixRows.map((m) => `${m[1]} ${m[2]} ${m[3]}`),
+    ['baseline', 'this build', 'this build', 'baseline'].map((b) => `${b} 50,376 72`),
+  );
+  assert.match(
+    res.stdout,
+    /^\| small mix \| event file: this build \([^)]+\) ÷ baseline[^|]* \| \*\*[\d.]+×\*\* \([\d,]+ ÷ [\d,]+ events\/s\) \|$/m,
+  );
   for (const format of ['NDJSON', 'event file']) {
     assert.match(
       res.stdout,
@@ -177,7 +226,7 @@ function ab(args: string[]): Promise<CliResult> {
 const abSides = STORE_KINDS.length > 1 ? ['--store', 'postgres,pglite'] : ['--store', STORE_KINDS[0]!, '--build', '.,.'];
 const AB_SCENARIOS = ['referral-sets/first50'];
 
-test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in turn, the table and its file`, {
+test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured together, the table and its file`, {
   timeout: 300_000,
 }, async () => {
   const out = join(work, 'ab');
@@ -198,6 +247,7 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
     '0',
     '--rounds',
     '2',
+    '--together',
     '--log-level',
     'warn',
     '--cache',
@@ -209,12 +259,12 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
   const lines = res.stdout.split('\n');
   assert.ok(
     lines.includes(
-      '| scenario | URLs | cache | c | A req/s | B req/s | B ÷ A | A p50 / p99 ms | B p50 / p99 ms | hits A / B | errors A / B |',
+      '| scenario | URLs | cache | c | A req/s | B req/s | B ÷ A | A p50 / p99 ms | B p50 / p99 ms | A CPU µs | B CPU µs | hits A / B | errors A / B |',
     ),
     res.stdout,
   );
   // A row per scenario and cache setting, in that order: 20 distinct URLs each, both rounds' req/s,
-  // the ratio and its rounds' range, latencies, the cache's hits when on, no errors.
+  // the ratio and its rounds' range, latencies, each serve's CPU per answer, the cache's hits when on, no errors.
   const rows = lines.filter((l) => AB_SCENARIOS.some((id) => l.startsWith(`| ${id} |`)));
   assert.deepEqual(
     rows.map((r) => r.split(' | ').slice(0, 4).join(' | ')),
@@ -227,13 +277,14 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured in
     assert.match(
       row,
       new RegExp(
-        ` \\| 2 \\| ${reqs} \\| ${reqs} \\| ×[\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| ${latencies} \\| ${latencies} \\| ${hits} \\| 0 / 0 \\|$`,
+        ` \\| 2 \\| ${reqs} \\| ${reqs} \\| ×[\\d.]+ \\([\\d.]+–[\\d.]+\\) \\| ${latencies} \\| ${latencies} \\| [\\d,]+ \\| [\\d,]+ \\| ${hits} \\| 0 / 0 \\|$`,
       ),
       row,
     );
   }
   assert.match(res.stdout, /Before measuring, 20 URLs answered alike \(status and body\) by every side\./);
-  // The rounds alternate the order: A then B, then B then A.
+  assert.match(res.stdout, /2 rounds, each loading every side at the same time \(a wrk of 2 connections each\)\./);
+  // The rounds list the sides in alternate order: A then B, then B then A.
   const order = [...res.stderr.matchAll(/referral-sets\/first50 cache off c=2 round (\d) ([AB]):/g)].map((m) => `${m[1]}${m[2]}`);
   assert.deepEqual(order, ['1A', '1B', '2B', '2A']);
   const files = readdirSync(out);

@@ -8,7 +8,7 @@ export const READ_MODELS = [
   'referral-sets',
   /** teams, team_members, team_membership_history */
   'teams',
-  /** team_member_stats, team_epochs, team_parties, team_party_games, team_epoch_stats, team_games */
+  /** team_member_stats, team_epochs, team_parties, team_party_games, team_epoch_stats, team_stats_spans, team_games */
   'team-member-stats',
   /** game_scopes (read by ingestion only) */
   'game-scopes',

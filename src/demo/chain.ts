@@ -8,7 +8,9 @@
 // program starts and is updated in START blocks) and the first reward payouts, followed by more
 // payout blocks as needed.
 // A final block starts epoch E+1. Every block is beginBlock, timeUpdate, events, events of the
-// kinds epochview skips (other-kinds.ts), endBlock.
+// kinds epochview skips (other-kinds.ts), endBlock. With an `ourShare` below 1, quiet blocks
+// (beginBlock, timeUpdate, other kinds, endBlock) go between those, as on a real chain, where
+// most blocks carry no event of ours (quiet-blocks.ts).
 
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
@@ -32,6 +34,7 @@ import {
   type TeamDetails,
 } from './payloads.js';
 import { OtherKinds } from './other-kinds.js';
+import { QuietSchedule, quietTimes } from './quiet-blocks.js';
 import { IdCache, IdKind, IdSpace, Rng } from './random.js';
 import { ReferralProgramModel, type SetsAtEnd } from './referral-program.js';
 import { ReferralModel } from './referrals.js';
@@ -53,6 +56,13 @@ import { ChainClock, notionalVolume, nsString, percentString, rewardAmount } fro
 export interface DemoOptions {
   scale: DemoScale;
   seed: number;
+  /**
+   * The share of blocks carrying events of ours, in (0, 1] (default 1: every block is the
+   * demo's): quiet blocks go between the demo's blocks (quiet-blocks.ts).
+   */
+  ourShare?: number;
+  /** The mean of events of other kinds per block, besides those that come with events of ours (default: the real fixture's, 3.25). */
+  otherEvents?: number;
 }
 
 export type { DemoScale } from './scales.js';
@@ -138,7 +148,7 @@ export async function writeDemoChain(
   opts: DemoOptions,
   out: NodeJS.WritableStream,
   format: DemoFormat = 'ndjson',
-): Promise<{ events: number; bytes: number }> {
+): Promise<{ events: number; bytes: number; blocks: number; blocksWithOurs: number }> {
   const builder = new DemoChainBuilder(opts);
   const chunks = format === 'ndjson' ? builder.chunks() : eventFileChunks(builder.chunks());
   const gzip = format === 'evts.gz' ? createGzip() : undefined;
@@ -167,7 +177,7 @@ export async function writeDemoChain(
   } finally {
     out.off('error', onError);
   }
-  return { events: builder.events, bytes };
+  return { events: builder.events, bytes, ...builder.blockCounts };
 }
 
 class DemoChainBuilder {
@@ -176,6 +186,7 @@ class DemoChainBuilder {
   private readonly ids: IdSpace;
   private readonly w: NdjsonBlockWriter;
   private readonly clock: ChainClock;
+  private readonly quiet: QuietSchedule;
 
   private readonly referrals: ReferralModel;
   private readonly program: ReferralProgramModel;
@@ -208,8 +219,9 @@ class DemoChainBuilder {
     const p = DEMO_SCALES[opts.scale];
     this.p = p;
     this.rng = new Rng(opts.seed);
-    this.w = new NdjsonBlockWriter(DEMO_CHAIN_ID, CHUNK_CHARS, new OtherKinds(opts.seed));
+    this.w = new NdjsonBlockWriter(DEMO_CHAIN_ID, CHUNK_CHARS, new OtherKinds(opts.seed, opts.otherEvents));
     this.ids = new IdSpace(opts.seed);
+    this.quiet = new QuietSchedule(opts.ourShare ?? 1);
     this.clock = new ChainClock(this.rng, DEMO_END_SECONDS - p.epochs * p.epochSeconds - 1);
 
     this.referrals = new ReferralModel(this.rng, p.referralSets, p.referees);
@@ -238,6 +250,12 @@ class DemoChainBuilder {
     this.teamJoinsPerEpoch = spreadOverEpochs(this.rng, p.teamMembers - p.teams, E);
   }
 
+  /** The chain's blocks and those carrying events of ours, so far. */
+  get blockCounts(): { blocks: number; blocksWithOurs: number } {
+    const { blocks, withOurs } = this.quiet.counts;
+    return { blocks, blocksWithOurs: withOurs };
+  }
+
   /** Events handed out so far (all of them once chunks() is exhausted). */
   get events(): number {
     return this.w.takenEvents;
@@ -249,7 +267,7 @@ class DemoChainBuilder {
     this.openBlock(this.clock.sec + 1);
     this.startEpoch(this.p.epochs + 1);
     for (const [key, payload] of this.program.startEvents(this.p.epochs + 1, this.blockTime)) this.w.event(key, payload);
-    this.w.endBlock();
+    this.endBlock();
     yield this.w.take();
   }
 
@@ -268,13 +286,13 @@ class DemoChainBuilder {
     const spacing = Math.max(1, Math.floor(this.p.epochSeconds / (groups.length + 1)));
     for (let g = 0; g < groups.length; g++) {
       if (g > 0) {
-        this.w.endBlock();
+        this.endBlock();
         this.openBlock(startSecActual + g * spacing);
       }
       for (const action of groups[g] as number[]) this.perform(action, e);
       if (this.w.ready) yield this.w.take();
     }
-    this.w.endBlock();
+    this.endBlock();
 
     // END block: just after expireTime.
     this.openBlock(startSecActual + this.p.epochSeconds + 1);
@@ -283,8 +301,14 @@ class DemoChainBuilder {
     for (const [key, payload] of this.program.endEvents(e, this.setsAtEnd())) this.w.event(key, payload);
     if (this.w.ready) yield this.w.take();
     yield* this.payouts(e);
-    this.w.endBlock();
+    this.endBlock();
     if (this.w.ready) yield this.w.take();
+  }
+
+  /** Closes one of the demo's blocks (beginBlock and timeUpdate are its first two events). */
+  private endBlock(): void {
+    this.quiet.closed(this.w.blockEvents > 2);
+    this.w.endBlock();
   }
 
   private startEpoch(e: number): void {
@@ -295,7 +319,15 @@ class DemoChainBuilder {
   }
 
   private openBlock(sec: number): void {
+    const previous = this.blockTime;
     this.blockTime = this.clock.moveTo(sec);
+    const quiet = this.quiet.before();
+    // Their other events come from OtherKinds' own random stream: the demo's events are the same whatever the share.
+    for (const time of quiet > 0 ? quietTimes(previous, this.blockTime, quiet) : []) {
+      this.height++;
+      this.w.beginBlock(this.height, time, this.ids.upperHex(IdKind.block, this.height));
+      this.w.endBlock();
+    }
     this.height++;
     this.w.beginBlock(this.height, this.blockTime, this.ids.upperHex(IdKind.block, this.height));
   }
@@ -541,7 +573,7 @@ class DemoChainBuilder {
     gameId: string | undefined,
   ): void {
     if (this.w.blockEvents >= this.p.payoutsPerBlock + 2) {
-      this.w.endBlock();
+      this.endBlock();
       this.openBlock(this.clock.sec + 1);
     }
     const { amount, quantumAmount } = rewardAmount(this.rng, asset.quantumPlaces);

@@ -120,7 +120,7 @@ const KINDS: OtherKind[] = [
 const BY_KEY = new Map(KINDS.map((k) => [k.key, k]));
 const CUMULATIVE = Float64Array.from(KINDS.map((_, i) => KINDS.slice(0, i + 1).reduce((n, k) => n + k.weight, 0)));
 /** Other events per block besides the timeUpdate: 21,255 - 5,002 of them in 5,002 blocks. */
-const PER_BLOCK = 16_253 / 5_002;
+export const FIXTURE_OTHER_EVENTS = 16_253 / 5_002;
 
 function account(o: OtherKinds): string {
   return `{"id":"${o.hex()}","owner":"${o.party()}","balance":"${o.amount()}","asset":"${o.market()}","marketId":"!","type":"ACCOUNT_TYPE_GENERAL"}`;
@@ -147,7 +147,11 @@ export class OtherKinds {
   private readonly nodes: string[];
   private readonly parties: string[];
 
-  constructor(seed: number) {
+  /** `perBlock`: the mean of other events per block, besides those that come with events of ours (default: the fixture's). */
+  constructor(
+    seed: number,
+    private readonly perBlock = FIXTURE_OTHER_EVENTS,
+  ) {
     this.rng = new Rng(seed, 0x07e4);
     this.markets = Array.from({ length: 8 }, () => this.hex());
     this.nodes = Array.from({ length: 30 }, () => this.hex());
@@ -160,7 +164,7 @@ export class OtherKinds {
    */
   forBlock(ours: number, time: string): [key: string, payload: string][] {
     const out: [string, string][] = [];
-    const background = this.rng.round(PER_BLOCK * 2 * this.rng.float());
+    const background = this.rng.round(this.perBlock * 2 * this.rng.float());
     for (let i = 0; i < background; i++) {
       const kind = KINDS[this.rng.weighted(CUMULATIVE, KINDS.length)]!;
       out.push([kind.key, kind.payload(this, time)]);

@@ -60,9 +60,16 @@ export interface FastPathOptions {
  * Returns whether it took the request.
  */
 export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const patterns = byPriority(o.routes).map((route) => [route, routePattern(route.path)] as const);
+  // A path equal to a route's without parameters is that route's: a parameter ranks after a
+  // static segment, so no other route comes first. The others are tried in priority order.
+  const exact = new Map(o.routes.filter((route) => !route.path.includes(':')).map((route) => [route.path, route]));
+  const patterns = byPriority(o.routes.filter((route) => route.path.includes(':'))).map(
+    (route) => [route, routePattern(route.path)] as const,
+  );
   /** The route of a path and its parameters; undefined when none matches. */
   const match = (path: string): [Route, Record<string, string>] | undefined => {
+    const route = exact.get(path);
+    if (route !== undefined) return [route, {}];
     for (const [route, pattern] of patterns) {
       const m = pattern.exec(path);
       if (m) return [route, m.groups ?? {}];

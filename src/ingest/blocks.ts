@@ -54,7 +54,9 @@ export class BlockAssembler {
     }
     this.current ??= this.open(e.height, e.at, false, undefined, '');
     if (e.timeUpdate !== undefined && !this.current.marked) this.current.time = e.timeUpdate;
-    if (body.kind === 'skipped') this.current.skipped.set(body.type, (this.current.skipped.get(body.type) ?? 0) + 1);
+    const skipped = this.current.skipped;
+    if (body.kind === 'skipped') skipped.set(body.type, (skipped.get(body.type) ?? 0) + 1);
+    else if (body.kind === 'skippedRun') for (const [type, n] of body.counts) skipped.set(type, (skipped.get(type) ?? 0) + n);
     else this.current.events.push(body);
     return done;
   }

@@ -271,7 +271,7 @@ class BufferInput implements GrowingInput {
         );
       }
       if (!file.begun && event.body.kind !== 'beginBlock') {
-        file.dropped++;
+        file.dropped += event.body.kind === 'skippedRun' ? event.body.events : 1;
         continue;
       }
       file.begun = true;

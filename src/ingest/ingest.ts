@@ -58,11 +58,26 @@ export interface IngestSummary {
 const VACUUM_UPDATED_EVENTS = 100_000;
 const MAINTENANCE_EVENTS = 1_000_000;
 
+/**
+ * Events of the kinds we skip count toward a full batch (batchFull) this many to one. The store
+ * writes nothing for them, but decoding them takes time, which the transaction of the batch
+ * before overlaps only once a batch is cut: a stretch of a real chain, mostly quiet blocks and
+ * other kinds, would otherwise be decoded whole before its one transaction starts.
+ */
+const SKIPPED_PER_BATCH_EVENT = 10;
+
+/** A block's weight toward a full batch: its events of ours, itself, and its skipped events (see SKIPPED_PER_BATCH_EVENT). */
+function batchWeight(b: Block): number {
+  let skipped = 0;
+  for (const n of b.skipped.values()) skipped += n;
+  return b.events.length + 1 + Math.floor(skipped / SKIPPED_PER_BATCH_EVENT);
+}
+
 /** Events decoded between two turns of the event loop while ingesting (see Ingester.pushAll). */
 const EVENTS_PER_TURN = 200;
 
-/** Small tables whose rows ingestion keeps updating: each active party's span every epoch, set sizes, the head. */
-const UPDATED_TABLES = ['chain_head', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties'];
+/** Small tables whose rows ingestion keeps updating: each active party's and team's span every epoch, set sizes, the head. */
+const UPDATED_TABLES = ['chain_head', 'referral_sets', 'teams', 'team_members', 'game_scopes', 'team_parties', 'team_stats_spans'];
 /**
  * Tables that grow with the chain while some of their rows are updated (a referee moving to
  * another set, the summaries of the epoch in progress): vacuumed with the periodic maintenance
@@ -106,6 +121,8 @@ export class Ingester {
   private readonly batchEvents: number;
   private pending: Block[] = [];
   private pendingEvents = 0;
+  /** What the queued blocks weigh toward a full batch (batchWeight). */
+  private pendingWeight = 0;
   private appliedEvents = 0;
   private ended = false;
   /** Events pushed by pushAll since it last let the event loop turn. */
@@ -165,7 +182,7 @@ export class Ingester {
 
   /** Whether enough events are queued for a transaction. */
   get batchFull(): boolean {
-    return this.pendingEvents >= this.batchEvents;
+    return this.pendingWeight >= this.batchEvents;
   }
 
   /** Whether complete blocks are queued, not yet applied. */
@@ -252,11 +269,12 @@ export class Ingester {
     this.pending = [];
     this.writingEvents = this.pendingEvents;
     this.pendingEvents = 0;
+    this.pendingWeight = 0;
     try {
       await this.store.transaction((tx) => applyBlocks(tx, blocks));
     } catch (err) {
       this.pending = blocks.concat(this.pending);
-      this.pendingEvents = this.pending.reduce((n, b) => n + b.events.length + 1, 0);
+      this.countPending();
       throw err;
     } finally {
       this.writingEvents = 0;
@@ -298,7 +316,7 @@ export class Ingester {
     const stored = await readCheckpoint(this.store);
     if (stored === null) return;
     this.pending = this.pending.filter((b) => b.height > stored);
-    this.pendingEvents = this.pending.reduce((n, b) => n + b.events.length + 1, 0);
+    this.countPending();
   }
 
   /**
@@ -338,6 +356,12 @@ export class Ingester {
     this.checkpoint = block.height;
     this.pending.push(block);
     this.pendingEvents += block.events.length + 1;
+    this.pendingWeight += batchWeight(block);
+  }
+
+  private countPending(): void {
+    this.pendingEvents = this.pending.reduce((n, b) => n + b.events.length + 1, 0);
+    this.pendingWeight = this.pending.reduce((n, b) => n + batchWeight(b), 0);
   }
 }
 

@@ -112,6 +112,18 @@ export interface ReferralProgram {
 /** Block boundaries, kept apart from the events they delimit. */
 export type BlockMarker = { kind: 'beginBlock'; height: bigint; timestamp: bigint; hash: string } | { kind: 'endBlock'; height: bigint };
 
+/**
+ * Consecutive events of one block (one height, chain and version) of kinds this service does not
+ * read, counted by type: what an event file's decoder gives for them, instead of an event each
+ * (see BinaryDecoder). Its id and position are its first event's.
+ */
+export interface SkippedRun {
+  kind: 'skippedRun';
+  /** Type name → events of that type in the run. */
+  counts: ReadonlyMap<string, number>;
+  events: number;
+}
+
 /** One decoded BusEvent with where it came from. */
 export interface DecodedEvent {
   id: string;
@@ -119,8 +131,8 @@ export interface DecodedEvent {
   height: bigint;
   /** Where it is in its input. */
   at: InputPosition;
-  /** A consumed event, a block marker, or a skipped type (by name). */
-  body: ChainEvent | BlockMarker | { kind: 'skipped'; type: string };
+  /** A consumed event, a block marker, a skipped type (by name), or a run of skipped events. */
+  body: ChainEvent | BlockMarker | { kind: 'skipped'; type: string } | SkippedRun;
   /** timeUpdate timestamp, used as block time when a block has no beginBlock. */
   timeUpdate?: bigint;
 }

@@ -62,7 +62,7 @@ for (const kind of STORE_KINDS) {
         await ts?.drop();
       });
 
-      test("migration 011 fills it from team_member_stats' games, migration 014 drops those, migration 017 the team-level tables", async () => {
+      test("migration 011 fills it from team_member_stats' games, migration 014 drops those, migration 017 the team-level tables, 019 their spans", async () => {
         await migrate(store, migrations(1, 10));
         await store.query(
           `INSERT INTO team_member_stats (team_id, party, epoch, games)
@@ -87,6 +87,8 @@ for (const kind of STORE_KINDS) {
         // Migration 017 fills the team-level tables from the same rows: sums per (team, epoch), the games' epochs per team.
         assert.deepEqual(await dumpTable(store, 'team_epoch_stats'), [`${T}|3|0|0`, `${T}|4|0|0`, `${T}|5|0|0`, `${T}|6|0|0`]);
         assert.deepEqual(await dumpTable(store, 'team_games'), [`${T}|${G1}|{[3,5),[6,7)}`, `${T}|${G2}|{[3,5)}`]);
+        // Migration 019 fills the teams' spans from the sums.
+        assert.deepEqual(await dumpTable(store, 'team_stats_spans'), [`${T}|3|6`]);
       });
     });
   });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { demoChain, writeDemoChain, type DemoOptions } from '../../src/demo/chain.js';
 import { eventFileChunks } from '../../src/demo/evts.js';
 import { OTHER_TYPES } from '../../src/demo/other-kinds.js';
+import { BlockAssembler } from '../../src/ingest/blocks.js';
 import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
 import type { DecodedEvent } from '../../src/sources/events.js';
 import { NdjsonDecoder } from '../../src/sources/ndjson/decoder.js';
@@ -211,15 +212,31 @@ test('other kinds: two thirds of the events, in every block, after the events of
   assert.ok(blocksWithOthers > count(parsed, 'beginBlock') * 0.9, `${blocksWithOthers} blocks with other kinds`);
 });
 
-test('the event file form holds the same events, record for record', () => {
-  const ndjson = new NdjsonDecoder();
-  const binary = new BinaryDecoder();
-  const strip = ({ at: _at, chainId: _c, version: _v, ...e }: DecodedEvent & { chainId?: string; version?: number }) =>
-    JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-  const fromJson = small.chunks.flatMap((c) => [...ndjson.push(Buffer.from(c))].map(strip));
-  const fromBinary = [...eventFileChunks(small.chunks)].flatMap((c) => [...binary.push(c)].map(strip));
-  assert.equal(fromBinary.length, SMALL_SEED1_EVENTS);
-  assert.deepEqual(fromBinary, fromJson);
+test('the event file form holds the same blocks, event for event', () => {
+  // The binary decoder gives consecutive events of kinds we skip as one run (counted by type):
+  // the blocks the two forms give are the same.
+  const blocksOf = (decoder: { push(chunk: Buffer): Iterable<DecodedEvent> }, chunks: Iterable<Buffer>) => {
+    const assembler = new BlockAssembler();
+    const out: string[] = [];
+    let events = 0;
+    for (const chunk of chunks) {
+      for (const e of decoder.push(chunk)) {
+        for (const { start: _start, skipped, ...b } of assembler.push(e)) {
+          out.push(JSON.stringify({ ...b, skipped: [...skipped] }, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
+          events += b.events.length + 2 + [...skipped.values()].reduce((a, n) => a + n, 0);
+        }
+      }
+    }
+    return { out, events };
+  };
+  const fromJson = blocksOf(
+    new NdjsonDecoder(),
+    small.chunks.map((c) => Buffer.from(c)),
+  );
+  const fromBinary = blocksOf(new BinaryDecoder(), eventFileChunks(small.chunks));
+  assert.equal(fromBinary.out.length, 286);
+  assert.equal(fromBinary.events, SMALL_SEED1_EVENTS);
+  assert.deepEqual(fromBinary.out, fromJson.out);
 });
 
 test('blocks hold a realistic number of events', () => {
@@ -488,7 +505,7 @@ test('writeDemoChain writes the same bytes honouring backpressure, and counts th
   assert.equal(h.digest('hex'), small.hash);
   // One event per line.
   assert.equal(newlines, smallLines.length);
-  assert.deepEqual(counts, { events: newlines, bytes: written });
+  assert.deepEqual(counts, { events: newlines, bytes: written, blocks: 286, blocksWithOurs: 286 });
 });
 
 test('writeDemoChain rejects when the stream fails', async () => {
@@ -550,4 +567,69 @@ test('random helpers are deterministic and canonical', () => {
   assert.equal(shiftDecimal('3000000', 6), '3');
   assert.equal(shiftDecimal('7', 3), '0.007');
   assert.equal(shiftDecimal('123', 0), '123');
+});
+
+/** The whole blocks of the chain's first `chunks` chunks, its lines grouped by the height their id starts with. */
+function firstBlocks(opts: DemoOptions, chunks: number): { height: number; events: Parsed[] }[] {
+  const lines: string[] = [];
+  for (const chunk of demoChain(opts)) {
+    lines.push(...chunk.split('\n').slice(0, -1));
+    if (--chunks === 0) break;
+  }
+  const out: { height: number; events: Parsed[] }[] = [];
+  for (const p of parseAll(lines)) {
+    const height = Number(String(p.e.id).split('-')[0]);
+    if (out[out.length - 1]?.height !== height) out.push({ height, events: [] });
+    out[out.length - 1]!.events.push(p);
+  }
+  // The last block may go on in the next chunk.
+  return out.slice(0, -1);
+}
+
+const isOurs = (p: Parsed) => p.key in EVENT_TYPES && !['beginBlock', 'endBlock', 'timeUpdate'].includes(p.key);
+
+/** Other kinds per block without events of ours. */
+const quietOthers = (blocks: { events: Parsed[] }[]) => {
+  const quiet = blocks.filter((b) => !b.events.some(isOurs));
+  return quiet.reduce((n, b) => n + b.events.length - 3, 0) / quiet.length;
+};
+
+test('--our-share: that share of the blocks carry events of ours, at every point of the chain; the others are quiet; the events of ours are the same', async () => {
+  const share = 0.059;
+  // The first quarter of the chain (the whole one is checked by the counts of writeDemoChain below).
+  const blocks = firstBlocks({ scale: 'small', seed: 1, ourShare: share }, 160);
+  assert.ok(blocks.length > 1000, String(blocks.length));
+  let withOurs = 0;
+  for (const [i, b] of blocks.entries()) {
+    assert.equal(b.height, i + 1, 'consecutive heights');
+    const keys = b.events.map((p) => p.key);
+    assert.deepEqual([keys[0], keys[1], keys[keys.length - 1]], ['beginBlock', 'timeUpdate', 'endBlock']);
+    if (b.events.some(isOurs)) withOurs++;
+    else
+      assert.ok(
+        keys.slice(2, -1).every((k) => k in OTHER_TYPES),
+        `block ${b.height}: quiet, other kinds only`,
+      );
+    // ⌈blocks · share⌉ of the blocks so far carry events of ours: the first does.
+    assert.equal(withOurs, Math.ceil((i + 1) * share - 1e-9), `after block ${b.height}`);
+  }
+  const times = blocks.map((b) => BigInt(b.events[0]!.v.timestamp as string));
+  for (let i = 1; i < times.length; i++) assert.ok(times[i]! > times[i - 1]!, `block ${i + 1}'s time after the one before`);
+  // The events of ours (and their blocks' times) are those of the chain without quiet blocks.
+  const ours = (bs: { events: Parsed[] }[]) =>
+    bs.filter((b) => b.events.some(isOurs)).map((b) => JSON.stringify([b.events[0]!.v.timestamp, b.events.filter(isOurs).map((p) => p.v)]));
+  const withoutQuiet = ours(firstBlocks({ scale: 'small', seed: 1 }, 200));
+  assert.deepEqual(ours(blocks), withoutQuiet.slice(0, withOurs));
+  // The real fixture's other kinds per block by default.
+  assert.ok(Math.abs(quietOthers(blocks) - 3.25) < 0.25, String(quietOthers(blocks)));
+  // The whole chain, the same for the same seed.
+  const sink = () => new Writable({ write: (_c, _e, done) => done() });
+  const counts = await writeDemoChain({ scale: 'small', seed: 1, ourShare: share }, sink());
+  assert.deepEqual(counts, { events: 71_992, bytes: 42_611_151, blocks: 4831, blocksWithOurs: 286 });
+  assert.equal(286, Math.ceil(4831 * share));
+});
+
+test('--other-events: the mean of other kinds per block, besides those that come with events of ours', () => {
+  assert.ok(Math.abs(quietOthers(firstBlocks({ scale: 'small', seed: 2, ourShare: 0.1, otherEvents: 40 }, 60)) - 40) < 3);
+  assert.equal(quietOthers(firstBlocks({ scale: 'small', seed: 2, ourShare: 0.1, otherEvents: 0 }, 20)), 0);
 });

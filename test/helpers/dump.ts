@@ -13,6 +13,7 @@ const TABLES = {
   team_party_games: `SELECT encode(team_id,'hex'), encode(party,'hex'), encode(game_id,'hex'), epochs::text FROM team_party_games ORDER BY team_id, party, game_id`,
   team_epochs: `SELECT encode(team_id,'hex'), epoch::text FROM team_epochs ORDER BY team_id, epoch`,
   team_epoch_stats: `SELECT encode(team_id,'hex'), epoch::text, quantum_volume::text, quantum_rewards::text FROM team_epoch_stats ORDER BY team_id, epoch`,
+  team_stats_spans: `SELECT encode(team_id,'hex'), first_epoch::text, last_epoch::text FROM team_stats_spans ORDER BY team_id`,
   team_games: `SELECT encode(team_id,'hex'), encode(game_id,'hex'), epochs::text FROM team_games ORDER BY team_id, game_id`,
   team_membership_history: `SELECT encode(party,'hex'), joined_at_epoch::text, encode(team_id,'hex'), joined_at::text FROM team_membership_history ORDER BY party, joined_at_epoch`,
   epoch_reward_summaries: `SELECT epoch::text, encode(asset_id,'hex'), encode(market_id,'hex'), reward_type, amount::text FROM epoch_reward_summaries ORDER BY epoch, asset_id, market_id, reward_type`,

@@ -140,8 +140,11 @@ for (const kind of STORE_KINDS) {
            (SELECT ROW(sum(s.quantum_volume), sum(s.quantum_rewards)) FROM team_member_stats AS s WHERE s.team_id = e.team_id AND s.epoch = e.epoch)`,
         `SELECT count(*)::text FROM team_games AS g WHERE g.epochs IS DISTINCT FROM
            (SELECT range_agg(r) FROM team_party_games AS p, unnest(p.epochs) AS r WHERE p.team_id = g.team_id AND p.game_id = g.game_id)`,
+        // A team's span is the first and last epoch of its sums.
+        `SELECT count(*)::text FROM (SELECT team_id, min(epoch), max(epoch) FROM team_epoch_stats GROUP BY team_id
+           EXCEPT ALL SELECT team_id, first_epoch, last_epoch FROM team_stats_spans) AS x`,
       );
-      assert.deepEqual(values, ['0', '0']);
+      assert.deepEqual(values, ['0', '0', '0']);
       // Epoch 3's last statistics event for team 2's member came in the next block: the team's sum follows it (7, not 6).
       assert.deepEqual(d.team_epoch_stats, [
         `${hex('d1')}|1|35|7`,
@@ -152,6 +155,7 @@ for (const kind of STORE_KINDS) {
         `${hex('d4')}|2|9|0`,
         `${hex('d6')}|3|8|0`,
       ]);
+      assert.deepEqual(d.team_stats_spans, [`${hex('d1')}|1|2`, `${hex('d2')}|1|3`, `${hex('d4')}|2|2`, `${hex('d6')}|3|3`]);
       assert.deepEqual(d.team_games, [
         `${hex('d1')}|${hex('71')}|{[1,3)}`,
         `${hex('d1')}|${hex('72')}|{[1,2)}`,

@@ -179,6 +179,24 @@ interface Case {
 
 const descending = (query: string) => !/pagination\.newestFirst=false/.test(query);
 
+/** The pages of a statistics list (the window's `n`, a cursor `mid` in it), and the one row `filter` selects. */
+const statisticsCases = (n: string, mid: string, filter: string): Case[] => [
+  { query: `${n}&pagination.first=3` },
+  { query: `${n}&pagination.first=3&pagination.newestFirst=false` },
+  { query: `${n}&pagination.first=3&pagination.after=${mid}` },
+  { query: `${n}&pagination.last=3&pagination.before=${mid}` },
+  { query: `${n}&pagination.last=3&pagination.before=${mid}&pagination.newestFirst=false` },
+  { query: `${n}&${filter}` },
+];
+
+/** The order of a statistics row's inner aggregates: its entries by epoch (`entries`' key) and its games by id (`games`' key). */
+const entriesAndGames = (entries: string, games: string) => (output: string) =>
+  output.includes('game_id')
+    ? { columns: ['game_id'], descending: false, indexes: [games] }
+    : /\bs\.epoch\b/.test(output)
+      ? { columns: ['epoch'], descending: false, indexes: [entries] }
+      : undefined;
+
 describe("page statements aggregate their rows in the page's order, whatever the plan", () => {
   const dir = mkdtempSync(join(tmpdir(), 'epochview-page-order-'));
   const demo = join(dir, 'demo.ndjson');
@@ -312,26 +330,13 @@ describe("page statements aggregate their rows in the page's order, whatever the
           .statistics;
         assert.ok(first.edges.length > 6, `${first.edges.length} members`);
         const mid = encodeURIComponent(first.edges[3]!.cursor);
-        const cases: Case[] = [
-          { query: `${n}&pagination.first=3`, path },
-          { query: `${n}&pagination.first=3&pagination.newestFirst=false`, path },
-          { query: `${n}&pagination.first=3&pagination.after=${mid}`, path },
-          { query: `${n}&pagination.last=3&pagination.before=${mid}`, path },
-          { query: `${n}&pagination.last=3&pagination.before=${mid}&pagination.newestFirst=false`, path },
-          { query: `${n}&partyId=${first.edges[1]!.node.partyId}`, path },
-        ];
         await assertOrders(
           t,
           listTeamMembersStatistics,
-          cases,
+          statisticsCases(n, mid, `partyId=${first.edges[1]!.node.partyId}`).map((c) => ({ ...c, path })),
           (c) => ({ columns: ['party'], descending: descending(c.query), indexes: [] }),
           // A member's entries by epoch, and its games by id: one primary-key range each.
-          (output) =>
-            output.includes('game_id')
-              ? { columns: ['game_id'], descending: false, indexes: ['team_party_games_pkey'] }
-              : /\bs\.epoch\b/.test(output)
-                ? { columns: ['epoch'], descending: false, indexes: ['team_member_stats_pkey'] }
-                : undefined,
+          entriesAndGames('team_member_stats_pkey', 'team_party_games_pkey'),
         );
       });
 
@@ -381,26 +386,15 @@ describe("page statements aggregate their rows in the page's order, whatever the
         const first = (await answer<{ statistics: Connection<{ teamId: string }> }>(served.store, listTeamsStatistics, n)).statistics;
         assert.ok(first.edges.length > 6, `${first.edges.length} teams`);
         const mid = encodeURIComponent(first.edges[3]!.cursor);
-        const cases: Case[] = [
-          { query: `${n}&pagination.first=3` },
-          { query: `${n}&pagination.first=3&pagination.newestFirst=false` },
-          { query: `${n}&pagination.first=3&pagination.after=${mid}` },
-          { query: `${n}&pagination.last=3&pagination.before=${mid}` },
-          { query: `${n}&pagination.last=3&pagination.before=${mid}&pagination.newestFirst=false` },
-          { query: `${n}&teamId=${first.edges[1]!.node.teamId}`, one: true },
-        ];
+        const cases = statisticsCases(n, mid, `teamId=${first.edges[1]!.node.teamId}`);
+        cases[cases.length - 1]!.one = true;
         await assertOrders(
           t,
           listTeamsStatistics,
           cases,
-          (c) => ({ columns: ['team_id'], descending: descending(c.query), indexes: [] }),
+          (c) => ({ columns: ['team_id'], descending: descending(c.query), indexes: ['team_stats_spans_pkey'] }),
           // A team's entries by epoch, and its games by id: one primary-key range each.
-          (output) =>
-            output.includes('game_id')
-              ? { columns: ['game_id'], descending: false, indexes: ['team_games_pkey'] }
-              : /\bs\.epoch\b/.test(output)
-                ? { columns: ['epoch'], descending: false, indexes: ['team_epoch_stats_pkey'] }
-                : undefined,
+          entriesAndGames('team_epoch_stats_pkey', 'team_games_pkey'),
         );
       });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeBusEvent } from '../../src/sources/binary/decode-event.js';
+import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { WireWriter } from '../../src/sources/binary/wire.js';
@@ -437,5 +438,88 @@ test('reward payouts read straight off the wire decode as the general path does,
       w.varintField(4, 5n);
     }),
     'error rewardPayout: not a protobuf rewardPayout (field amount has wire type 0, expected 2)',
+  );
+});
+
+test('the decoder gives consecutive skipped events of one block as one run: counted by type, split at a new height, chain or version, and handed out before a bad record', () => {
+  const skipped = (id: string, type: string, extra: Record<string, unknown> = {}) =>
+    encodeBusEvent({ id, type, version: 1, chainId: 'c', marketData: { market: hex(1) }, ...extra }, OTHERS);
+  const events = [
+    skipped('5-1', 'BUS_EVENT_TYPE_MARKET_DATA'),
+    skipped('5-2', 'BUS_EVENT_TYPE_ORDER'),
+    skipped('5-3', 'BUS_EVENT_TYPE_MARKET_DATA'),
+    // One of ours ends the run.
+    encodeBusEvent(JSON_EVENTS[3]!),
+    skipped('7-4', 'BUS_EVENT_TYPE_MARKET_DATA'),
+    skipped('7-5', 'BUS_EVENT_TYPE_MARKET_DATA', { chainId: 'd' }),
+    skipped('7-6', 'BUS_EVENT_TYPE_MARKET_DATA', { chainId: 'd', version: 2 }),
+    // 70 starts as 7 does: another height all the same.
+    skipped('70-1', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd', version: 2 }),
+    skipped('70-2', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd', version: 2 }),
+    // A type this build does not know.
+    skipped('70-3', 999 as unknown as string, { chainId: 'd', version: 2 }),
+  ];
+  const bytes = Buffer.concat(events.map((e, i) => eventRecord(BigInt(i), e)));
+  const offsets = events.map((_, i) => events.slice(0, i).reduce((n, e) => n + e.length + 12, 0));
+  const run = (id: string, at: number, chainId: string, version: number, counts: [string, number][]) => ({
+    id,
+    height: BigInt(id.split('-')[0]!),
+    at: { offset: at, file: 'f' },
+    chainId,
+    version,
+    body: { kind: 'skippedRun', counts: new Map(counts), events: counts.reduce((n, [, c]) => n + c, 0) },
+  });
+  const expected = [
+    run('5-1', offsets[0]!, 'c', 1, [
+      ['BUS_EVENT_TYPE_MARKET_DATA', 2],
+      ['BUS_EVENT_TYPE_ORDER', 1],
+    ]),
+    { ...decodeBusEvent(events[3]!, 0, events[3]!.length, { offset: offsets[3]!, file: 'f' }) },
+    run('7-4', offsets[4]!, 'c', 1, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
+    run('7-5', offsets[5]!, 'd', 1, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
+    run('7-6', offsets[6]!, 'd', 2, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
+    run('70-1', offsets[7]!, 'd', 2, [
+      ['BUS_EVENT_TYPE_ORDER', 2],
+      ['999', 1],
+    ]),
+  ];
+  assert.deepEqual([...new BinaryDecoder('f').push(bytes)], expected);
+  // Cut anywhere, a run ends with its chunk: the same events of each type, in the same blocks.
+  for (const size of [7, 100, 333]) {
+    const decoder = new BinaryDecoder('f');
+    const counts = new Map<string, number>();
+    for (let i = 0; i < bytes.length; i += size) {
+      for (const e of decoder.push(bytes.subarray(i, i + size))) {
+        if (e.body.kind !== 'skippedRun') continue;
+        for (const [type, n] of e.body.counts) counts.set(`${e.height} ${type}`, (counts.get(`${e.height} ${type}`) ?? 0) + n);
+      }
+    }
+    assert.deepEqual(Object.fromEntries(counts), {
+      '5 BUS_EVENT_TYPE_MARKET_DATA': 2,
+      '5 BUS_EVENT_TYPE_ORDER': 1,
+      '7 BUS_EVENT_TYPE_MARKET_DATA': 3,
+      '70 BUS_EVENT_TYPE_ORDER': 2,
+      '70 999': 1,
+    });
+  }
+  // A bad id in the middle of a run: the run so far first, then the error, as decodeBusEvent words it.
+  const bad = Buffer.concat([eventRecord(0n, events[0]!), eventRecord(1n, skipped('5-x', 'BUS_EVENT_TYPE_ORDER'))]);
+  const decoder = new BinaryDecoder();
+  const it = decoder.push(bad);
+  assert.deepEqual((it.next().value as DecodedEvent).body, {
+    kind: 'skippedRun',
+    counts: new Map([['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
+    events: 1,
+  });
+  assert.equal(
+    inputError(() => it.next()),
+    `byte ${events[0]!.length + 12}, event 5-x, field id: expected "<block height>-<sequence>", got "5-x"`,
+  );
+  // And a record cut short at the end of the input after a run.
+  const cut = new BinaryDecoder();
+  assert.equal([...cut.push(bytes.subarray(0, offsets[2]! + 5))].length, 1);
+  assert.match(
+    inputError(() => [...cut.end()]),
+    /^byte \d+: the record of \d+ bytes runs past the end of the input/,
   );
 });

@@ -17,7 +17,8 @@ interface StatsDelta {
  * Team member statistics rows keyed (team, party, epoch), with the distinct epochs of each team
  * and each party's span of epochs in a team, and the epochs in which each party played each game
  * (team_member_stats, team_epochs, team_parties, team_party_games); and the same per team: its
- * sums per epoch and the epochs in which it played each game (team_epoch_stats, team_games).
+ * sums per epoch, its span of epochs and the epochs in which it played each game (team_epoch_stats,
+ * team_stats_spans, team_games).
  *
  * A reward counts for a team when its game's latest recurring transfer is team-scoped and the
  * party is in a team at payout time: the rule reads two other projections' state as it stands at
@@ -132,7 +133,30 @@ export class TeamMemberStats implements Projection {
          WHERE excluded.first_epoch < tp.first_epoch OR excluded.last_epoch > tp.last_epoch`,
       [p.map((x) => x.teamId), p.map((x) => x.party), p.map((x) => String(x.first)), p.map((x) => String(x.last))],
     );
+    await addTeamSpans(tx, p);
   }
+}
+
+/** Widens each team's span of epochs with statistics (team_stats_spans) to its parties' spans in the batch. */
+async function addTeamSpans(tx: Queryable, parties: { teamId: string; first: bigint; last: bigint }[]): Promise<void> {
+  const teams = new Map<string, { first: bigint; last: bigint }>();
+  for (const { teamId, first, last } of parties) {
+    const span = teams.get(teamId);
+    if (!span) teams.set(teamId, { first, last });
+    else {
+      if (first < span.first) span.first = first;
+      if (last > span.last) span.last = last;
+    }
+  }
+  const t = [...teams.entries()];
+  await tx.query(
+    `INSERT INTO team_stats_spans AS ts (team_id, first_epoch, last_epoch)
+     SELECT decode(t, 'hex'), f, l FROM unnest($1::text[], $2::int8[], $3::int8[]) AS u(t, f, l)
+     ON CONFLICT (team_id) DO UPDATE SET first_epoch = least(ts.first_epoch, excluded.first_epoch),
+                                         last_epoch = greatest(ts.last_epoch, excluded.last_epoch)
+       WHERE excluded.first_epoch < ts.first_epoch OR excluded.last_epoch > ts.last_epoch`,
+    [t.map(([id]) => id), t.map(([, s]) => String(s.first)), t.map(([, s]) => String(s.last))],
+  );
 }
 
 /** Each given team's latest epoch in team_epochs; teams without rows are absent. */

@@ -17,14 +17,13 @@ type Position = PositionOf<typeof TEAM_STATISTICS_CURSOR>;
  * contract §5); N = 0 or no L makes its start NULL, so no team is in it: an empty page. Its
  * bounds are uncorrelated scalar subqueries, run once (InitPlans).
  *
- * The team ids are walked by a loose index scan of team_epoch_stats' primary key (a recursive
- * CTE: one descent per distinct team, the next id above the last), each kept when a probe finds
- * a row of it in the window. Without ORDER BY over the walk, its LIMIT stops the recursion once
- * the page is full: a small page costs its own teams' probes, not every team's. A recursive CTE
- * yields its rows in the order its iterations make them, which is the walk's key order.
+ * The page's teams are a range of team_stats_spans' primary key from the cursor, each team's
+ * span of epochs with statistics read from the index: a team whose span meets the window has a
+ * row in it unless the span runs past the window's end (rows of the epoch in progress), when one
+ * probe of team_epoch_stats decides. The LIMIT stops the scan once the page is full.
  *
  * As for members, a team's rendered statistics are kept by the process (RowCache) under the
- * model's version and the window: a page whose teams are all kept costs the walk alone.
+ * model's version and the window: a page whose teams are all kept costs that range alone.
  */
 export function teamsStatisticsPage(
   teamId: string | undefined,
@@ -37,9 +36,19 @@ export function teamsStatisticsPage(
   const team = teamId === undefined ? undefined : params.id(teamId);
   const windowStart = `(SELECT greatest(h.last_ended_epoch - ${n} + 1, 0) FROM chain_head AS h WHERE ${n} > 0)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
-  /** Whether the team (SQL) has a row in the window (else NULL): one probe of the primary key (a scalar subquery: never a join over the table). */
+  /**
+   * Whether the team of span t (team_stats_spans) has a row in the window. The probe is a scalar
+   * subquery (LIMIT 1): one primary-key descent per team that needs it, never a hashed scan of
+   * the table.
+   */
   const inWindow = (t: string) =>
-    `(SELECT true FROM team_epoch_stats AS x WHERE x.team_id = ${t} AND x.epoch BETWEEN ${windowStart} AND ${windowEnd} LIMIT 1)`;
+    `${t}.first_epoch <= ${windowEnd} AND ${t}.last_epoch >= ${windowStart}
+     AND (${t}.last_epoch <= ${windowEnd}
+          OR (SELECT true FROM team_epoch_stats AS x WHERE x.team_id = ${t}.team_id AND x.epoch BETWEEN ${windowStart} AND ${windowEnd} LIMIT 1))`;
+  /** The teams in the window (alias t), of the one team asked if any, and `more` conditions. */
+  const teams = (columns: string, more: string[]) =>
+    `SELECT ${columns} FROM team_stats_spans AS t
+      WHERE ${[...(team === undefined ? [] : [`t.team_id = ${team}`]), ...more, inWindow('t')].join(' AND ')}`;
   /**
    * The team's rows of the window aggregated: at most N entries of the primary key, which carries
    * the sums (an index-only scan in epoch order, which the entry lists keep).
@@ -52,36 +61,11 @@ export function teamsStatisticsPage(
                  FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_epoch_stats AS s
                         WHERE s.team_id = ${t} AND s.epoch BETWEEN ${windowStart} AND ${windowEnd} ORDER BY s.epoch) AS s)`;
   const cursor = req.cursor ? params.id(req.cursor.teamId) : undefined;
-  const order = (op: string) => (op.startsWith('>') ? 'ASC' : 'DESC');
-
-  /** The walk named `name` over the team ids from `from` (compared by `first`, then strictly onwards). */
-  const walk = (name: string, first: string, from: string | undefined) => {
-    const strict = first.slice(0, 1);
-    return `${name}(team_id) AS (
-      (SELECT s.team_id FROM team_epoch_stats AS s ${from ? `WHERE s.team_id ${first} ${from}` : ''} ORDER BY s.team_id ${order(first)} LIMIT 1)
-      UNION ALL
-      SELECT (SELECT s.team_id FROM team_epoch_stats AS s WHERE s.team_id ${strict} w.team_id ORDER BY s.team_id ${order(first)} LIMIT 1)
-        FROM ${name} AS w WHERE w.team_id IS NOT NULL)`;
-  };
-  const withs: string[] = [];
-  // The page's teams (those with a row in the window, limit + 1 of them in key order), and the key
-  // the process keeps a team's statistics by (see scope): the versions statement reads only these.
-  let keys: string;
-  let otherSide = 'false';
-  if (team !== undefined) {
-    keys = `SELECT ${team}::bytea AS team_id, encode(${team}, 'hex') AS rv WHERE ${inWindow(team)}${cursor ? ` AND ${team} ${plan.beyond} ${cursor}` : ''}`;
-    if (cursor) otherSide = `(${team} ${plan.boundary} ${cursor} AND ${inWindow(team)} IS NOT NULL)`;
-  } else {
-    withs.push(walk('page_teams', plan.beyond, cursor));
-    keys = `SELECT k.team_id, encode(k.team_id, 'hex') AS rv
-              FROM (SELECT w.team_id FROM page_teams AS w WHERE w.team_id IS NOT NULL AND ${inWindow('w.team_id')}
-                     LIMIT ${params.bigint(plan.fetchLimit)}) AS k
-             ORDER BY k.team_id ${plan.fetchOrder}`;
-    if (cursor) {
-      withs.push(walk('other_teams', plan.boundary, cursor));
-      otherSide = `COALESCE((SELECT true FROM other_teams AS w WHERE w.team_id IS NOT NULL AND ${inWindow('w.team_id')} LIMIT 1), false)`;
-    }
-  }
+  // The page's teams (limit + 1 of them in key order), and the key the process keeps a team's
+  // statistics by (see scope): the versions statement reads only these.
+  const keys = `${teams(`t.team_id, encode(t.team_id, 'hex') AS rv`, cursor ? [`t.team_id ${plan.beyond} ${cursor}`] : [])}
+     ORDER BY t.team_id ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}`;
+  const otherSide = cursor ? `COALESCE((${teams('true', [`t.team_id ${plan.boundary} ${cursor}`])} LIMIT 1), false)` : 'false';
   const rows = `
     SELECT x.team_id, x.rv, ${messageJsonSql(TEAM_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_STATISTICS_CURSOR, 'x')} AS cursor
       FROM (SELECT c.team_id, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
@@ -97,13 +81,12 @@ export function teamsStatisticsPage(
              ) AS g) AS x
      ORDER BY x.team_id ${plan.fetchOrder}`;
   // A team's statistics are those of its rows in the window, and the store changes them only with
-  // the team statistics' read model (team_epoch_stats and team_games are written with it): within
+  // the team statistics' read model (team_epoch_stats, team_stats_spans and team_games are written with it): within
   // one version of that model and one window, the team names them (RowCache), as members' do.
   const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-member-stats')`;
   const scope = `'teams/' || ${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '')`;
-  if (withs.length > 0) withs[0] = `RECURSIVE ${withs[0]}`;
   return {
-    sql: pageStatement('statistics', req, { sql: rows, key: ['team_id'], otherSide, with: withs, versions: { scope, rows: keys } }),
+    sql: pageStatement('statistics', req, { sql: rows, key: ['team_id'], otherSide, versions: { scope, rows: keys } }),
     params,
   };
 }

@@ -19,7 +19,8 @@ const FIRST_PAYLOAD_FIELD = 101;
 /** Names of the BusEventType numbers, looked up once. */
 const TYPE_NAMES = new Map<number, string>(Object.entries(BUS_EVENT_TYPE).map(([name, n]) => [n, name]));
 
-function typeName(type: number): string {
+/** The name of a BusEventType number (the number itself, as text, for one this build does not know). */
+export function typeName(type: number): string {
   return TYPE_NAMES.get(type) ?? String(type);
 }
 
@@ -109,6 +110,71 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
   return { id, height, at, chainId, version, body: decodePayload(payload.key, fields, fail)! };
 }
 
+/** What scanEnvelope found in the last envelope it read (one for all: read it before the next scan). */
+export const scanned = { idStart: 0, idEnd: 0, dash: 0, type: 0, version: 0, chainId: '', payloadField: 0 };
+
+/**
+ * Reads a BusEvent's envelope (`buf[start, end)`) into `scanned` without decoding anything or
+ * making any object: where its id and the id's dash are, its type, version, chain and payload
+ * field. False when something is off (no id or one not `<digits>-<digits>`, two payloads, bytes
+ * that are not protobuf): decodeBusEvent then throws the error that says what. The path of the
+ * events of kinds we skip, most of a real chain's.
+ */
+export function scanEnvelope(buf: Uint8Array, start: number, end: number): boolean {
+  let idStart = -1;
+  let idEnd = -1;
+  let type = 0;
+  let version = 0;
+  let chainId = '';
+  let payloadField = 0;
+  const r = envelope.reset(buf, start, end);
+  try {
+    while (!r.done) {
+      const tag = r.tag();
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (field >= FIRST_PAYLOAD_FIELD) {
+        if (wireType !== LEN || payloadField !== 0) return false;
+        payloadField = field;
+        r.lengthDelimited();
+      } else if (field === ENVELOPE.id && wireType === LEN) {
+        idStart = r.lengthDelimited();
+        idEnd = r.pos;
+      } else if (field === ENVELOPE.type && wireType === VARINT) type = r.uint32();
+      else if (field === ENVELOPE.version && wireType === VARINT) version = r.uint32();
+      else if (field === ENVELOPE.chainId && wireType === LEN) chainId = chainIds.read(r);
+      else r.skip(wireType);
+    }
+  } catch (err) {
+    if (err instanceof WireError) return false;
+    throw err;
+  }
+  let dash = idStart;
+  while (dash < idEnd && buf[dash] !== 45) dash++;
+  if (idStart < 0 || dash === idStart || dash === idEnd || !digits(buf, idStart, dash) || !digits(buf, dash + 1, idEnd)) return false;
+  scanned.idStart = idStart;
+  scanned.idEnd = idEnd;
+  scanned.dash = dash;
+  scanned.type = type;
+  scanned.version = version;
+  scanned.chainId = chainId;
+  scanned.payloadField = payloadField;
+  return true;
+}
+
+/** Whether a payload's oneof field number is one this service reads (decodeBusEvent decodes it). */
+export function isOurPayload(field: number): boolean {
+  return PAYLOAD_BY_FIELD.has(field);
+}
+
+function digits(buf: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!;
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /**
  * One message of our schema into its protobuf-JSON shape (JSON keys; 64-bit integers as bigint,
  * enums as numbers). Absent fields stay absent, which Fields reads as proto3 defaults.
@@ -160,7 +226,7 @@ let lastPrefix = '';
 let lastHeight = 0n;
 
 /** The block height from an id `<height>-<sequence>`. */
-function heightOf(id: string, at: InputPosition): bigint {
+export function heightOf(id: string, at: InputPosition): bigint {
   // Most events share the previous one's height: its prefix is compared, not cut out again.
   const n = lastPrefix.length;
   if (n > 0 && id.charCodeAt(n) === 45 && id.startsWith(lastPrefix) && isDigits(id, n + 1, id.length)) return lastHeight;

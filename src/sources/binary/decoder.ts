@@ -1,15 +1,20 @@
 import type { InputPosition } from '../input-error.js';
-import { decodeBusEvent, type BinaryEvent } from './decode-event.js';
+import { decodeBusEvent, heightOf, isOurPayload, scanEnvelope, scanned, typeName, type BinaryEvent } from './decode-event.js';
 import { EventRecordReader } from './records.js';
+import { ascii } from './wire.js';
 
 /**
  * Event-file bytes → decoded events, in input order, however the bytes are cut into chunks: the
- * binary twin of NdjsonDecoder. Records are decoded as their events are taken, so the events
- * before a bad record are all handed out before its InputError is thrown. Positions are byte
- * offsets of the records (in `file` when given).
+ * binary twin of NdjsonDecoder. Events of the kinds we read, block markers and time updates are
+ * decoded one by one (decodeBusEvent); consecutive events of other kinds in one block (most of a
+ * real chain) come as one SkippedRun, their envelopes only scanned, with no object or string
+ * made for each. Records are decoded as their events are taken, so the events before a bad
+ * record are all handed out before its InputError is thrown. Positions are byte offsets of the
+ * records (in `file` when given).
  */
 export class BinaryDecoder {
   private readonly records: EventRecordReader;
+  private readonly run = new RunTally();
 
   constructor(
     private readonly file?: string,
@@ -20,15 +25,113 @@ export class BinaryDecoder {
 
   /** The events of the records `chunk` completes. Take them all before the next push. */
   *push(chunk: Buffer): Generator<BinaryEvent> {
-    for (const r of this.records.push(chunk)) {
-      const at: InputPosition = this.file === undefined ? { offset: r.offset } : { offset: r.offset, file: this.file };
-      yield decodeBusEvent(r.buf, r.start, r.end, at);
+    const r = this.records;
+    const run = this.run;
+    r.begin(chunk);
+    for (;;) {
+      let more: boolean;
+      try {
+        more = r.next();
+      } catch (err) {
+        if (run.open) yield run.take();
+        throw err;
+      }
+      if (!more) break;
+      if (scanEnvelope(r.buf, r.eventStart, r.eventEnd) && !isOurPayload(scanned.payloadField)) {
+        if (run.open && run.continues(r.buf)) {
+          run.add(scanned.type);
+          continue;
+        }
+        if (run.open) yield run.take();
+        run.begin(r.buf, this.at(r.recordOffset));
+        continue;
+      }
+      if (run.open) yield run.take();
+      yield decodeBusEvent(r.buf, r.eventStart, r.eventEnd, this.at(r.recordOffset));
     }
+    // A run ends with the chunk: its events are handed out now, not when the next chunk comes.
+    if (run.open) yield run.take();
   }
 
   /** The end of a finished input: a record cut short there is an InputError. */
   // biome-ignore lint/correctness/useYield: a generator like NdjsonDecoder.end (EventDecoder), though a binary input's end completes no event, only checks that no record was cut
   *end(): Generator<BinaryEvent> {
     this.records.end();
+  }
+
+  private at(offset: number): InputPosition {
+    return this.file === undefined ? { offset } : { offset, file: this.file };
+  }
+}
+
+/** Types below this are counted in an array; the few others (a newer chain's) in a map. */
+const TYPES_IN_ARRAY = 1024;
+
+/** The run of skipped events being counted: its first event, and the events of each type. */
+class RunTally {
+  open = false;
+  private id = '';
+  private height = 0n;
+  private at: InputPosition = { offset: 0 };
+  private chainId = '';
+  private version = 0;
+  private readonly counts = new Uint32Array(TYPES_IN_ARRAY);
+  /** Types counted in this run, in the order first seen. */
+  private readonly types: number[] = [];
+  private readonly otherCounts = new Map<number, number>();
+
+  /** Starts a run at the event just scanned (scanned holds its envelope). */
+  begin(buf: Uint8Array, at: InputPosition): void {
+    this.open = true;
+    this.id = ascii(buf, scanned.idStart, scanned.idEnd);
+    this.height = heightOf(this.id, at);
+    this.at = at;
+    this.chainId = scanned.chainId;
+    this.version = scanned.version;
+    this.add(scanned.type);
+  }
+
+  /** Whether the event just scanned belongs to this run: the same height (its id's prefix), chain and version. */
+  continues(buf: Uint8Array): boolean {
+    const { idStart, dash } = scanned;
+    const id = this.id;
+    if (dash - idStart >= id.length || id.charCodeAt(dash - idStart) !== 45) return false;
+    for (let i = idStart; i < dash; i++) if (buf[i] !== id.charCodeAt(i - idStart)) return false;
+    return scanned.chainId === this.chainId && scanned.version === this.version;
+  }
+
+  add(type: number): void {
+    if (type < TYPES_IN_ARRAY) {
+      const n = this.counts[type]!;
+      if (n === 0) this.types.push(type);
+      this.counts[type] = n + 1;
+    } else this.otherCounts.set(type, (this.otherCounts.get(type) ?? 0) + 1);
+  }
+
+  /** The run as one event; the tally starts afresh. */
+  take(): BinaryEvent {
+    const counts = new Map<string, number>();
+    let events = 0;
+    for (const t of this.types) {
+      const n = this.counts[t]!;
+      counts.set(typeName(t), n);
+      events += n;
+      this.counts[t] = 0;
+    }
+    this.types.length = 0;
+    for (const [t, n] of this.otherCounts) {
+      counts.set(typeName(t), n);
+      events += n;
+    }
+    this.otherCounts.clear();
+    this.open = false;
+    return {
+      id: this.id,
+      height: this.height,
+      at: this.at,
+      chainId: this.chainId,
+      version: this.version,
+      body: { kind: 'skippedRun', counts, events },
+    };
   }
 }

@@ -41,7 +41,30 @@ export class EventRecordReader {
 
   /** The records `chunk` completes, in order. Take them all before the next push. */
   *push(chunk: Buffer): Generator<EventRecord> {
-    let pos = 0;
+    this.begin(chunk);
+    while (this.next()) yield { offset: this.recordOffset, buf: this.buf, start: this.eventStart, end: this.eventEnd };
+  }
+
+  // The cursor: begin(chunk), then next() until false; each true leaves the record in these
+  // fields (the BusEvent is buf[eventStart, eventEnd), its record at recordOffset in the input). The
+  // decoder reads its records this way, with no object per record.
+  buf: Buffer = Buffer.alloc(0);
+  eventStart = 0;
+  eventEnd = 0;
+  recordOffset = 0;
+  private chunk: Buffer = Buffer.alloc(0);
+  private pos = 0;
+
+  /** Starts on the records of `chunk` (those of the previous chunk must all have been taken). */
+  begin(chunk: Buffer): void {
+    this.chunk = chunk;
+    this.pos = 0;
+  }
+
+  /** Moves to the next complete record of the chunk; false when there is none (a cut one is kept for the next chunk). */
+  next(): boolean {
+    const chunk = this.chunk;
+    let pos = this.pos;
     if (this.cut) {
       // Complete the cut record from the chunk's head only: a big chunk is not copied whole.
       let cut = this.cut;
@@ -55,20 +78,26 @@ export class EventRecordReader {
         cut = Buffer.concat([cut, chunk.subarray(pos, pos + add)]);
         pos += add;
       }
+      this.pos = pos;
       if (cut.length < 4 || cut.length < this.recordBytes(cut, 0)) {
         this.cut = cut;
-        return;
+        return false;
       }
       this.cut = undefined;
-      yield this.record(cut, 0, cut.length);
+      this.take(cut, 0, cut.length);
+      return true;
     }
-    while (chunk.length - pos >= 4) {
+    if (chunk.length - pos >= 4) {
       const size = this.recordBytes(chunk, pos);
-      if (chunk.length - pos < size) break;
-      yield this.record(chunk, pos, size);
-      pos += size;
+      if (chunk.length - pos >= size) {
+        this.take(chunk, pos, size);
+        this.pos = pos + size;
+        return true;
+      }
     }
     if (pos < chunk.length) this.cut = Buffer.from(chunk.subarray(pos));
+    this.pos = chunk.length;
+    return false;
   }
 
   /**
@@ -99,9 +128,11 @@ export class EventRecordReader {
     return size + 4;
   }
 
-  private record(buf: Buffer, pos: number, bytes: number): EventRecord {
-    const record = { offset: this.offset, buf, start: pos + HEADER_BYTES, end: pos + bytes };
+  private take(buf: Buffer, pos: number, bytes: number): void {
+    this.buf = buf;
+    this.eventStart = pos + HEADER_BYTES;
+    this.eventEnd = pos + bytes;
+    this.recordOffset = this.offset;
     this.offset += bytes;
-    return record;
   }
 }

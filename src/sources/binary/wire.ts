@@ -193,7 +193,8 @@ export class RepeatedString {
   private text = '';
 
   read(r: WireReader): string {
-    const [start, end] = r.bytes();
+    const start = r.lengthDelimited();
+    const end = r.pos;
     const last = this.bytes;
     if (end - start === last.length) {
       let i = 0;

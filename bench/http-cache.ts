@@ -10,7 +10,7 @@
  * requests in flight when it stops), and the CPU milliseconds the origin (and nginx) spent per
  * client request.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNginx, type NginxProcess } from '../test/helpers/nginx.js';
@@ -24,6 +24,7 @@ import { random, readCursors, readKeys, shuffled, zipfSequence } from './sample.
 import { mixedUrls } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
 import { benchStore, storeVersion } from './stores.js';
+import { cpuSeconds } from './cpu.js';
 
 const HELP = `usage: npm run build && npx tsx bench/http-cache.ts [options]
 
@@ -38,12 +39,6 @@ const { values, fail } = benchArgs(HELP, { ...COMMON_OPTIONS, ...LIVE_OPTIONS, r
 const o = await liveSettings(values, fail);
 const rounds = o.num('rounds', 1);
 const log = progressLog('http-cache');
-
-/** CPU seconds of a process so far (Linux: utime + stime of /proc/<pid>/stat, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** The API requests the origin answered so far, by status (probes and scrapes left out), from its /metrics. */
 async function originRequests(url: string): Promise<{ full: number; notModified: number; other: number }> {

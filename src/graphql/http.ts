@@ -15,6 +15,7 @@ import { apiErrorJson, errorsBody } from './errors.js';
 import { ApiError } from '../contract/errors.js';
 import { type Execution, executePrepared, type GraphqlRequest, prepare, type RootContext, sourcesOf } from './execute.js';
 import { OperationLabels } from './labels.js';
+import { getParams } from './query-string.js';
 
 /**
  * The GraphQL door's transport (graphql.md §4): POST with a JSON body, GET with the query string,
@@ -87,7 +88,7 @@ function fromBody(text: string): GraphqlRequest {
 
 /** The request from a GET's query string. */
 function fromQuery(url: string): GraphqlRequest {
-  const params = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+  const params = getParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
   const variablesText = params.get('variables');
   let variables: GraphqlRequest['variables'];
   if (variablesText) {
@@ -179,7 +180,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     let done: Answer;
     let failed = false;
     try {
-      done = sources ? await a.cache.answer(cacheKey(req, prepared.variables), sources, compute) : await compute();
+      done = sources ? await a.cache.answer(() => cacheKey(req, prepared.variables), sources, compute) : await compute();
     } catch (err) {
       if (!(err instanceof FailedAnswer)) throw err;
       done = err.answer;

@@ -161,18 +161,26 @@ export class ResponseCache {
   }
 
   /**
-   * The answer for url, made of `sources`: cached, shared with an identical request in flight, or
-   * compute()d. A computation that other requests may join is not given up at the deadline
-   * `until` of the request that started it (compute(undefined)): it ends by statement_timeout.
+   * The answer for the key (REST's is the URL), made of `sources`: cached, shared with an
+   * identical request in flight, or compute()d. A computation that other requests may join is not
+   * given up at the deadline `until` of the request that started it (compute(undefined)): it ends
+   * by statement_timeout. The key may be given as the function that makes it, called only when
+   * the cache is used (GraphQL's, a JSON text, was 2 µs of an answer's CPU with the cache off).
    */
-  answer(url: string, sources: readonly AnswerSource[], compute: (until: Until) => Promise<Answer>, until?: Until): Promise<Answer> {
+  answer(
+    key: string | (() => string),
+    sources: readonly AnswerSource[],
+    compute: (until: Until) => Promise<Answer>,
+    until?: Until,
+  ): Promise<Answer> {
     const state = this.state;
     if (this.maxBytes <= 0 || state === null) {
       this.observe('bypass');
       return compute(until);
     }
-    const key = this.doorkeeper?.keyOf(url) ?? 0;
-    const asked = this.doorkeeper?.record(key) ?? Infinity;
+    const url = typeof key === 'string' ? key : key();
+    const counted = this.doorkeeper?.keyOf(url) ?? 0;
+    const asked = this.doorkeeper?.record(counted) ?? Infinity;
     const hit = this.entries.get(url);
     if (hit) {
       // Most recently used goes last: Map iteration order is insertion order.
@@ -200,7 +208,7 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    const computing = compute(undefined).then((answer) => this.keep(url, key, sources, answer) ?? answer);
+    const computing = compute(undefined).then((answer) => this.keep(url, counted, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);

@@ -8,7 +8,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { PageResult } from '../pagination/result.js';
-import { argumentsOf, type Compiled, compile, writeAnswer } from './compiled.js';
+import { argumentsOf, type Compiled, type CompiledRoot, compile, writeAnswer } from './compiled.js';
 import { unavailable } from '../contract/errors.js';
 import type { AnswerSource } from '../db/read-models.js';
 import type { ReadContext } from '../operations/operation.js';
@@ -164,17 +164,18 @@ function compiledOf(p: Prepared): Compiled | undefined {
 /** The compiled operation's answer; undefined when any root field fails (the executor then answers, errors and all). */
 async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext): Promise<Executed | undefined> {
   if (ctx.waitingFor() !== undefined) return undefined;
+  const pageOf = async (f: CompiledRoot | string) => {
+    if (typeof f === 'string') return undefined;
+    const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
+    // As prepare() coerced them for the row limit (rootsAsked).
+    const request = f.root.request(p.asked.args.get(f.node) ?? argumentsOf(f, p.variables), info);
+    const page = (await ctx.run(f.root, (read) => f.root.operation.run(read, request))) as PageResult;
+    noteHead(ctx, page.head);
+    return page;
+  };
   try {
-    const pages = await Promise.all(
-      compiled.fields.map(async (f) => {
-        if (typeof f === 'string') return undefined;
-        const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
-        const request = f.root.request(argumentsOf(f, p.variables), info);
-        const page = (await ctx.run(f.root, (read) => f.root.operation.run(read, request))) as PageResult;
-        noteHead(ctx, page.head);
-        return page;
-      }),
-    );
+    const fields = compiled.fields;
+    const pages = fields.length === 1 ? [await pageOf(fields[0]!)] : await Promise.all(fields.map(pageOf));
     return { body: writeAnswer(compiled, pages), head: ctx.head, readAt: ctx.readAt, failed: false };
   } catch {
     ctx.head = null;

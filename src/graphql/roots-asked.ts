@@ -23,6 +23,8 @@ export interface RootsAsked {
   names: Set<string>;
   /** Rows asked: each page's size (first, else last, else the default page), over the root fields. */
   rows: number;
+  /** The arguments of each root field with a page, coerced: the compiled execution's (compiled.ts), not coerced again. */
+  args: Map<FieldNode, Record<string, unknown>>;
 }
 
 export function rootsAsked(
@@ -32,7 +34,7 @@ export function rootsAsked(
   variables: Record<string, unknown>,
 ): RootsAsked {
   const query = schema.getQueryType();
-  const asked: RootsAsked = { count: 0, names: new Set(), rows: 0 };
+  const asked: RootsAsked = { count: 0, names: new Set(), rows: 0, args: new Map() };
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const included = (node: FieldNode | { directives?: FieldNode['directives'] }) =>
     getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
@@ -46,7 +48,9 @@ export function rootsAsked(
         asked.names.add(s.name.value);
         const def = query?.getFields()[s.name.value];
         if (def?.args.some((a) => a.name === 'pagination')) {
-          const pagination = getArgumentValues(def, s, variables).pagination as { first?: number | null; last?: number | null } | undefined;
+          const args = getArgumentValues(def, s, variables);
+          asked.args.set(s, args);
+          const pagination = args.pagination as { first?: number | null; last?: number | null } | undefined;
           const size = pagination?.first ?? pagination?.last ?? DEFAULT_PAGE_SIZE;
           // A size outside the range reads nothing: the operation refuses it (invalid pagination).
           if (size >= 1 && size <= MAX_PAGE_SIZE) asked.rows += size;

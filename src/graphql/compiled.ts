@@ -250,8 +250,9 @@ class KeptEdges {
 const PAGE_INFO_WRITERS: Record<string, Write> = {
   hasNextPage: ((v: boolean) => String(v)) as Write,
   hasPreviousPage: ((v: boolean) => String(v)) as Write,
-  startCursor: ((v: string) => goString(v)) as Write,
-  endCursor: ((v: string) => goString(v)) as Write,
+  // Base64 or empty: nothing to escape.
+  startCursor: ((v: string) => `"${v}"`) as Write,
+  endCursor: ((v: string) => `"${v}"`) as Write,
 };
 
 /** An answer's text in pieces: strings, and kept edges' bytes joined by commas (see KeptEdges). */

@@ -18,6 +18,7 @@ import { answerBody, type ErrorJson, errorsBody, executionErrorJson, requestErro
 import { type RootsAsked, rootsAsked } from './roots-asked.js';
 import { ROOT_FIELDS, type RootField } from './roots.js';
 import type { RootResolver } from './schema.js';
+import { coerceVariables } from './variables.js';
 
 /**
  * A GraphQL request from its parts to its answer, whatever carried it: the document checked (or
@@ -69,12 +70,17 @@ export function prepare(x: Execution, request: GraphqlRequest, method: 'GET' | '
   }
   if (operation.operation === 'mutation' && method === 'GET')
     return { status: 406, body: errorsBody({ message: 'GET requests only for queries' }) };
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 20 });
-  if (coerced.errors)
-    return { status: 422, body: errorsBody(...coerced.errors.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED'))) };
+  const sent = request.variables ?? {};
+  let variables = coerceVariables(schema, operation, sent);
+  if (variables === undefined) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], sent, { maxErrors: 20 });
+    if (coerced.errors)
+      return { status: 422, body: errorsBody(...coerced.errors.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED'))) };
+    variables = coerced.coerced;
+  }
   let asked: RootsAsked;
   try {
-    asked = rootsAsked(schema, checked.document, operation, coerced.coerced);
+    asked = rootsAsked(schema, checked.document, operation, variables);
   } catch (err) {
     if (err instanceof GraphQLError) return { status: 422, body: errorsBody(requestErrorJson(err, 'GRAPHQL_VALIDATION_FAILED')) };
     throw err;
@@ -88,7 +94,7 @@ export function prepare(x: Execution, request: GraphqlRequest, method: 'GET' | '
   if (asked.rows > x.limits.maxRows) {
     return { status: 422, body: errorsBody(limitError(`the operation asks ${asked.rows} rows, the limit is ${x.limits.maxRows}`)) };
   }
-  return { checked, operation, sent: request.variables ?? {}, variables: coerced.coerced, asked, schema };
+  return { checked, operation, sent, variables, asked, schema };
 }
 
 /** The read models an answer is made of, when all its root fields are ours (or introspection); undefined when some are not. */

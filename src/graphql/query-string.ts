@@ -15,7 +15,9 @@ export function getParams(query: string): { get(name: string): string | null } {
       if (pair === '') continue;
       const eq = pair.indexOf('=');
       const name = decode(eq < 0 ? pair : pair.slice(0, eq));
-      if (!params.has(name)) params.set(name, eq < 0 ? '' : decode(pair.slice(eq + 1)));
+      if (params.has(name)) continue;
+      const value = eq < 0 ? '' : pair.slice(eq + 1);
+      params.set(name, name === 'query' ? decodeDocument(value) : decode(value));
     }
   } catch (err) {
     if (!(err instanceof URIError)) throw err;
@@ -26,4 +28,25 @@ export function getParams(query: string): { get(name: string): string | null } {
 
 function decode(text: string): string {
   return decodeURIComponent(text.includes('+') ? text.replaceAll('+', ' ') : text);
+}
+
+/**
+ * Decoded documents by their encoded text: a client sends the same few documents with other
+ * variables each time, and decoding one was still 2 to 3 µs. The most recent 1,000 of up to
+ * 16 KiB are kept (the document cache keeps as many parsed).
+ */
+const documents = new Map<string, string>();
+const KEPT_DOCUMENTS = 1000;
+const KEPT_DOCUMENT_LENGTH = 16 * 1024;
+
+function decodeDocument(text: string): string {
+  let decoded = documents.get(text);
+  if (decoded === undefined) {
+    decoded = decode(text);
+    if (text.length <= KEPT_DOCUMENT_LENGTH) {
+      if (documents.size >= KEPT_DOCUMENTS) documents.delete(documents.keys().next().value!);
+      documents.set(text, decoded);
+    }
+  }
+  return decoded;
 }

@@ -102,7 +102,8 @@ function planOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Plan
   if (kept?.schema === schema) return kept.plan;
   let plan: Plan | null = [];
   for (const def of operation.variableDefinitions ?? []) {
-    const type = def.defaultValue ? undefined : typeFromAST(schema, def.type);
+    // A default is graphql-js's to fill in; a variable named __proto__ would set the result's prototype here.
+    const type = def.defaultValue || def.variable.name.value === '__proto__' ? undefined : typeFromAST(schema, def.type);
     const coerce = type && isInputType(type) ? coercer(type, new Set()) : undefined;
     if (!coerce || !type) {
       plan = null;

@@ -72,6 +72,7 @@ test("variables are coerced as graphql-js's getVariableValues coerces them, or l
     ['$d: WithDefault', { d: {} }],
     ['$c: Choice', { c: { a: 1 } }],
     ['$t: Tree', { t: { label: 'a', children: [{ label: 'b' }] } }],
+    ['$__proto__: Int', JSON.parse('{"__proto__": 5}') as Record<string, unknown>],
   ] as const)
     assert.equal(compare(OTHER, operation(defs), inputs), false, defs);
 });

@@ -42,9 +42,36 @@ const BAD_ESCAPE = /%(?![0-9a-fA-F]{2}).{0,2}/;
 export function queryPairs(raw: string): [string, string][] {
   const bad = BAD_ESCAPE.exec(raw);
   if (bad) throw parseError(`invalid URL escape ${JSON.stringify(bad[0])}`);
+  return formPairs(raw);
+}
+
+/**
+ * The (key, value) pairs of an application/x-www-form-urlencoded text, in order, as
+ * URLSearchParams reads them (`+` is a space; empty pairs skipped; a key without `=` has the
+ * value ''), but decoded by the native decodeURIComponent: URLSearchParams' decoding in
+ * JavaScript was 4 to 5 µs of a GraphQL GET's CPU. Where the two could differ (an escape that is
+ * not one, bytes that are not UTF-8: decodeURIComponent refuses them) URLSearchParams reads the
+ * whole text. `value` decodes a value, given its decoded key (by default formDecode).
+ */
+export function formPairs(raw: string, value: (key: string, text: string) => string = (_, text) => formDecode(text)): [string, string][] {
   const pairs: [string, string][] = [];
-  for (const [k, v] of new URLSearchParams(raw)) pairs.push([k, v]);
+  try {
+    for (const pair of raw.split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const key = formDecode(eq < 0 ? pair : pair.slice(0, eq));
+      pairs.push([key, eq < 0 ? '' : value(key, pair.slice(eq + 1))]);
+    }
+  } catch (err) {
+    if (!(err instanceof URIError)) throw err;
+    return [...new URLSearchParams(raw)];
+  }
   return pairs;
+}
+
+/** One key or value of a form text decoded (`+` a space); throws URIError where formPairs falls back. */
+export function formDecode(text: string): string {
+  return decodeURIComponent(text.includes('+') ? text.replaceAll('+', ' ') : text);
 }
 
 const UINT32_MAX = 2n ** 32n - 1n;

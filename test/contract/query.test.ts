@@ -56,3 +56,18 @@ test('parse errors name the proto field, in the gateway words', () => {
   );
   assert.equal(failure('partyId=%zz'), 'invalid URL escape "%zz"');
 });
+
+test('query pairs read as URLSearchParams reads them, decoded natively (bad escapes aside, which are errors)', () => {
+  const cases = [
+    '',
+    'a=1&b=2&a=3',
+    'x=a%2Bb+c&&y&%71=%7B%22k%22%3A1%7D',
+    'n==x=&=v',
+    // Bytes that are not UTF-8, and a lone surrogate: URLSearchParams' own reading.
+    'a=%FF%FEx&b=%C3%A9',
+    'a=%ED%A0%80',
+    'a=é%C3%A9',
+  ];
+  for (const text of cases) assert.deepEqual(queryPairs(text), [...new URLSearchParams(text)], text);
+  assert.throws(() => queryPairs('a=100%'), /invalid URL escape "%"/);
+});

@@ -1,12 +1,13 @@
 /**
  * The import rules of src/ (npm run lint; part of npm test). Data flows one way, and so do the
  * imports: cli/serve → doors (http and its graphql door, grpc) → operations → {pagination, db, contract}; ingest → {sources, db,
- * contract}; contract imports nothing of ours and no framework or driver.
+ * contract}; contract imports nothing of ours and no framework or driver; lib (Node.js helpers any
+ * layer may use) imports nothing of ours.
  */
 
-/** A layer may import itself and the layers listed. */
+/** A layer may import itself, lib and the layers listed. */
 function layer(name, folder, mayImport) {
-  const allowed = [folder, ...mayImport].join('|');
+  const allowed = [folder, 'lib', ...mayImport].join('|');
   return {
     name,
     comment: `src/${folder}/ may import only from src/{${allowed}}/`,
@@ -18,6 +19,7 @@ function layer(name, folder, mayImport) {
 
 module.exports = {
   forbidden: [
+    layer('lib-imports-nothing-of-ours', 'lib', []),
     layer('contract-imports-nothing-of-ours', 'contract', []),
     layer('db-is-a-leaf', 'db', []),
     layer('sources-import-contract-only', 'sources', ['contract']),

@@ -1,7 +1,7 @@
-import { extname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
 import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
+import { startWorker } from '../lib/worker-thread.js';
 import { type ListenHandlers, type Queryable, type SqlParam, type Store, StoreTimeoutError, type Until } from './store.js';
 
 /** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
@@ -9,19 +9,6 @@ function fromThread(e: ThreadError): Error {
   const err = Object.assign(new Error(e.message), e.fields);
   err.name = e.name;
   return err;
-}
-
-/** The thread, from the build; or from the TypeScript sources when this module runs from them (tests and bench, through tsx). */
-function startThread(workerData: ThreadData): Worker {
-  const extension = extname(new URL(import.meta.url).pathname);
-  const thread = new URL(`./pglite-thread${extension}`, import.meta.url);
-  if (extension === '.js') return new Worker(thread, { workerData });
-  // A worker thread does not inherit tsx's loader: it registers it before loading the thread.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread.href)}); })`, {
-    eval: true,
-    workerData,
-  });
 }
 
 /**
@@ -74,7 +61,7 @@ export class PgliteStore implements Store {
    * batches' clock (StatementBatches), for a test's own.
    */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
-    const worker = startThread({ dataDir });
+    const worker = startWorker(import.meta.url, 'pglite-thread', { dataDir } satisfies ThreadData);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: ThreadMessage) => {
         if (!('opened' in m) && !('failed' in m)) return;

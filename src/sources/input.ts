@@ -1,8 +1,9 @@
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { BinaryDecoder } from './binary/decoder.js';
+import { prescannedEvents } from './binary/prescan.js';
 import { inOneBatch, type DecodedEvent, type EventBatches } from './events.js';
 import { InputError, inFile } from './input-error.js';
 import { NdjsonDecoder } from './ndjson/decoder.js';
@@ -46,7 +47,8 @@ export interface EventInput {
  * The events of a file, of every file of a directory (in name order), or of stdin for "-":
  * NDJSON, an event file or a gzipped event file, each told by its bytes, not its name. Files are
  * streamed in chunks of up to 1 MiB, so memory stays flat however big the input; nothing is
- * opened until iteration starts. Positions in errors and events name the file (not stdin's).
+ * opened until iteration starts. An event file (not gzipped) is read and scanned by a worker
+ * thread (binary/prescan.ts). Positions in errors and events name the file (not stdin's).
  */
 export function readEvents(path: string): EventInput {
   const files = path === '-' ? [path] : statSync(path).isDirectory() ? filesOf(path) : [path];
@@ -60,11 +62,28 @@ export function readEvents(path: string): EventInput {
   };
   async function* events(): AsyncGenerator<readonly DecodedEvent[]> {
     for (const file of files) {
+      if (file !== '-' && isEventFile(file)) {
+        yield* prescannedEvents(file, (n) => {
+          bytes += n;
+        });
+        continue;
+      }
       const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
       yield* fileEvents(count(stream as AsyncIterable<Buffer>), file === '-' ? undefined : file);
     }
   }
   return { batches: events(), bytesRead: () => bytes, totalBytes };
+}
+
+/** Whether a file is an event file, not gzipped, by its first byte (detectFormat); an empty one is not. */
+function isEventFile(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const first = Buffer.alloc(1);
+    return readSync(fd, first, 0, 1, 0) === 1 && detectFormat(first[0]!) === 'evts';
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The regular files of a directory, in name order. */

@@ -8,12 +8,38 @@ import { ascii } from './wire.js';
  * binary twin of NdjsonDecoder. Events of the kinds we read, block markers and time updates are
  * decoded one by one (decodeBusEvent); consecutive events of other kinds in one block (most of a
  * real chain) come as one SkippedRun, their envelopes only scanned, with no object or string
- * made for each. Records are decoded as their events are taken, so the events before a bad
- * record are all handed out before its InputError is thrown. Positions are byte offsets of the
- * records (in `file` when given).
+ * made for each (RecordScanner). Records are decoded as their events are taken, so the events
+ * before a bad record are all handed out before its InputError is thrown. Positions are byte
+ * offsets of the records (in `file` when given).
  */
 export class BinaryDecoder {
-  private readonly records: EventRecordReader;
+  private readonly scanner: RecordScanner;
+
+  constructor(file?: string, startOffset = 0) {
+    this.scanner = new RecordScanner(file, startOffset);
+  }
+
+  /** The events of the records `chunk` completes. Take them all before the next push. */
+  *push(chunk: Buffer): Generator<BinaryEvent> {
+    const scanner = this.scanner;
+    for (const run of scanner.scan(chunk)) yield run ?? scanner.decode();
+  }
+
+  /** The end of a finished input: a record cut short is an InputError. */
+  // biome-ignore lint/correctness/useYield: a generator like NdjsonDecoder.end (EventDecoder), though a binary input's end completes no event, only checks that no record was cut
+  *end(): Generator<BinaryEvent> {
+    this.scanner.end();
+  }
+}
+
+/**
+ * The first half of BinaryDecoder, which a worker thread can run on its own (prescan.ts): splits
+ * the bytes into records and tells, from each record's envelope alone, the records to decode
+ * from the runs of events of kinds we skip, which it counts.
+ */
+export class RecordScanner {
+  /** The records' cursor: while scan() hands out a null, on the record to decode. */
+  readonly records: EventRecordReader;
   private readonly run = new RunTally();
 
   constructor(
@@ -23,8 +49,13 @@ export class BinaryDecoder {
     this.records = new EventRecordReader(startOffset);
   }
 
-  /** The events of the records `chunk` completes. Take them all before the next push. */
-  *push(chunk: Buffer): Generator<BinaryEvent> {
+  /**
+   * In input order, each run of skipped events `chunk` completes, as its one event, and a null
+   * for each record to decode (of a kind we read, a block marker, or one whose envelope does not
+   * scan: decodeBusEvent says what is wrong with it), to be decoded (decode()) or copied from
+   * the records' cursor before the next. A run ends with the chunk.
+   */
+  *scan(chunk: Buffer): Generator<BinaryEvent | null> {
     const r = this.records;
     const run = this.run;
     r.begin(chunk);
@@ -47,19 +78,23 @@ export class BinaryDecoder {
         continue;
       }
       if (run.open) yield run.take();
-      yield decodeBusEvent(r.buf, r.eventStart, r.eventEnd, this.at(r.recordOffset));
+      yield null;
     }
-    // A run ends with the chunk: its events are handed out now, not when the next chunk comes.
     if (run.open) yield run.take();
   }
 
+  /** The record the cursor is on, decoded. */
+  decode(): BinaryEvent {
+    const r = this.records;
+    return decodeBusEvent(r.buf, r.eventStart, r.eventEnd, this.at(r.recordOffset));
+  }
+
   /** The end of a finished input: a record cut short there is an InputError. */
-  // biome-ignore lint/correctness/useYield: a generator like NdjsonDecoder.end (EventDecoder), though a binary input's end completes no event, only checks that no record was cut
-  *end(): Generator<BinaryEvent> {
+  end(): void {
     this.records.end();
   }
 
-  private at(offset: number): InputPosition {
+  at(offset: number): InputPosition {
     return this.file === undefined ? { offset } : { offset, file: this.file };
   }
 }

@@ -104,6 +104,31 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
 }
 
 /**
+ * Page statements made once per shape and reused: making a page's text afresh, and then hashing
+ * it to find its statement batch and prepared statement, was 7 to 10% of a lookup's CPU. A shape
+ * is everything a text is made of besides constants: its placeholders (registered first, in the
+ * order the text uses them; equal values share one, so which are shared is part of it), and the
+ * request's direction and order. The page size is a placeholder's value, not part of the text.
+ */
+export class PageShapes {
+  private readonly made = new Map<string, PageSql>();
+
+  /** A few dozen shapes per operation at most (filters × shared placeholders × cursor × direction × order). */
+  constructor(private readonly max = 256) {}
+
+  /** The statement of `shape` for `req`, made by `make` the first time. */
+  of(shape: string, req: PageRequest<unknown>, make: () => PageSql): PageSql {
+    let made = this.made.get(shape);
+    if (made === undefined) {
+      made = make();
+      if (this.made.size < this.max) this.made.set(shape, made);
+    }
+    // Written out: an object spread here took a microsecond.
+    return { text: made.text, versionsText: made.versionsText!, key: made.key, limit: req.limit, backward: made.backward };
+  }
+}
+
+/**
  * What joins two edges. A node holds it only inside a JSON string, where its quotes are escaped
  * (no message has a list of objects whose first field is `node`), so it finds edge boundaries.
  */

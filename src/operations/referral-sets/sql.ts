@@ -1,6 +1,6 @@
 import type { PageRequest } from '../../pagination/page.js';
 import { sqlPlan } from '../../pagination/page.js';
-import { keysetRows, pageStatement, type PageSql } from '../../pagination/page-sql.js';
+import { keysetRows, PageShapes, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import type { PositionOf } from '../../contract/message.js';
 import type { REFERRAL_SET_CURSOR } from './message.js';
@@ -14,28 +14,16 @@ export type SetFilter = { setId: string } | { referrer: string } | { referee: st
  * The page statement of ListReferralSets: a keyset over (created_at, id), an index range scan of
  * referral_sets_by_created (or _by_referrer) reading no more than limit + 2 rows.
  *
- * Its texts are made once per shape and reused: a lookup's text was made and then hashed (to
- * find its batch and prepared statement) on every request, 7% of a lookup's CPU. The shape is
- * everything the text is made of besides constants: the placeholders (registered first, in the
- * order the text uses them; equal values share one, so which are shared is part of it), and
- * the direction and order. The placeholders name the filter's kind too.
+ * Its texts are made once per shape (PageShapes); the placeholders name the filter's kind too.
  */
 export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
   const { params, where, cursor } = placeholders(filter, req);
   const limit = params.bigint(sqlPlan(req).fetchLimit);
   const shape = `${where.join(' AND ')}|${cursor?.join(', ') ?? ''}|${limit}|${req.direction}|${req.newestFirst}`;
-  let made = statements.get(shape);
-  if (made === undefined) {
-    made = buildPage(where, cursor, req, params);
-    if (statements.size < MAX_SHAPES) statements.set(shape, made);
-  }
-  // Written out: an object spread here took a microsecond.
-  return { sql: { text: made.text, versionsText: made.versionsText!, key: made.key, limit: req.limit, backward: made.backward }, params };
+  return { sql: shapes.of(shape, req, () => buildPage(where, cursor, req, params)), params };
 }
 
-/** The statements made so far, by shape: a few dozen at most (filter kinds × shared placeholders × cursor × direction × order). */
-const statements = new Map<string, PageSql>();
-const MAX_SHAPES = 256;
+const shapes = new PageShapes();
 
 /** The filter's and the cursor's placeholders, registered in the order the text uses them. */
 function placeholders(filter: SetFilter, req: PageRequest<Position>): { params: SqlParams; where: string[]; cursor: string[] | null } {

@@ -1,5 +1,5 @@
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
+import { PageShapes, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import type { PositionOf } from '../../contract/message.js';
 import { cursorSql, messageJsonSql } from '../../pagination/message.js';
 import { SqlParams } from '../../pagination/sql-params.js';
@@ -21,6 +21,9 @@ type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
  * The window's parties are gathered once (a materialized CTE, also probed for the other side of
  * the cursor); the page takes limit + 1 of them in party order, and only those are aggregated:
  * the aggregation is the costly part, so it must never run for parties outside the page.
+ *
+ * Its texts are made once per shape (PageShapes): the placeholders, registered first in the order
+ * the text uses them.
  */
 export function teamStatsPage(
   teamId: string,
@@ -28,10 +31,49 @@ export function teamStatsPage(
   partyId: string | undefined,
   req: PageRequest<Position>,
 ): { sql: PageSql; params: SqlParams } {
+  const { p, params } = placeholders(teamId, aggregationEpochs, partyId, req);
+  const shape = `${p.team}|${p.n}|${p.party ?? ''}|${p.cursor ?? ''}|${p.limit}|${req.direction}|${req.newestFirst}`;
+  return { sql: shapes.of(shape, req, () => buildPage(p, req)), params };
+}
+
+/** The statement made afresh, with no text reused (for the tests of reuse). */
+export function teamStatsPageAfresh(
+  teamId: string,
+  aggregationEpochs: bigint,
+  partyId: string | undefined,
+  req: PageRequest<Position>,
+): { sql: PageSql; params: SqlParams } {
+  const { p, params } = placeholders(teamId, aggregationEpochs, partyId, req);
+  return { sql: buildPage(p, req), params };
+}
+
+/** The page's values as placeholders, registered in the order the text uses them. */
+function placeholders(teamId: string, aggregationEpochs: bigint, partyId: string | undefined, req: PageRequest<Position>) {
   const params = new SqlParams();
+  const p: Placeholders = {
+    team: params.id(teamId),
+    n: params.bigint(aggregationEpochs),
+    party: partyId === undefined ? undefined : params.id(partyId),
+    cursor: req.cursor ? params.id(req.cursor.party) : undefined,
+    limit: params.bigint(sqlPlan(req).fetchLimit),
+  };
+  return { p, params };
+}
+
+const shapes = new PageShapes();
+
+/** The placeholders of a page's values. */
+interface Placeholders {
+  team: string;
+  n: string;
+  party: string | undefined;
+  cursor: string | undefined;
+  limit: string;
+}
+
+/** The page statement itself, over its placeholders. */
+function buildPage({ team, n, party, cursor, limit }: Placeholders, req: PageRequest<Position>): PageSql {
   const plan = sqlPlan(req);
-  const team = params.id(teamId);
-  const n = params.bigint(aggregationEpochs);
   const windowStart = `(SELECT h.last_ended_epoch - (${n} - 1) FROM chain_head AS h WHERE h.last_ended_epoch >= ${n} - 1)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
   /** A statistics row (alias s) of the team in the window, for the party of alias p. */
@@ -52,14 +94,13 @@ export function teamStatsPage(
     `tp.first_epoch <= ${windowEnd}`,
     `(tp.last_epoch <= ${windowEnd} OR EXISTS (SELECT 1 FROM team_member_stats AS x WHERE ${inWindow('x', 'tp')}))`,
     eligible,
-    ...(partyId === undefined ? [] : [`tp.party = ${params.id(partyId)}`]),
+    ...(party === undefined ? [] : [`tp.party = ${party}`]),
   ];
-  const cursor = req.cursor ? params.id(req.cursor.party) : undefined;
   const otherSide = cursor ? `COALESCE((SELECT true FROM w WHERE w.party ${plan.boundary} ${cursor} LIMIT 1), false)` : 'false';
 
   // The page's parties, and the key the process keeps a party's statistics by (see scope).
   const parties = `SELECT w.party, encode(w.party, 'hex') AS rv FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
-                    ORDER BY w.party ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}`;
+                    ORDER BY w.party ${plan.fetchOrder} LIMIT ${limit}`;
   const rows = `
     SELECT x.party, x.rv, ${messageJsonSql(TEAM_MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_MEMBER_CURSOR, 'x')} AS cursor
       FROM (SELECT c.party, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
@@ -93,8 +134,5 @@ export function teamStatsPage(
   // party names them (RowCache). Ingestion writes the model's version in the block's transaction.
   const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-member-stats')`;
   const scope = `${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '') || '/' || encode(${team}, 'hex')`;
-  return {
-    sql: pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w], versions: { scope, rows: parties } }),
-    params,
-  };
+  return pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w], versions: { scope, rows: parties } });
 }

@@ -1,0 +1,92 @@
+/**
+ * Page statement texts are made once per shape and reused (PageShapes): for every shape, with
+ * values that share placeholders and values that do not, the reused text and parameters must be
+ * exactly those made afresh. ListReferralSets and ListTeamMembersStatistics.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { PositionOf } from '../../src/contract/message.js';
+import type { REFERRAL_SET_CURSOR } from '../../src/operations/referral-sets/message.js';
+import { referralSetsPage, referralSetsPageAfresh, type SetFilter } from '../../src/operations/referral-sets/sql.js';
+import type { TEAM_MEMBER_CURSOR } from '../../src/operations/team-member-stats/message.js';
+import { teamStatsPage, teamStatsPageAfresh } from '../../src/operations/team-member-stats/sql.js';
+import type { PageRequest } from '../../src/pagination/page.js';
+import type { PageSql } from '../../src/pagination/page-sql.js';
+import type { SqlParams } from '../../src/pagination/sql-params.js';
+
+const id = (n: number) => n.toString(16).padStart(64, '0');
+const json = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x === 'bigint' ? String(x) : x));
+
+type Made = { sql: PageSql; params: SqlParams };
+
+/** Every direction and order of each limit and cursor: the reused statement against the one made afresh. */
+function checkAll<P>(
+  limits: number[],
+  cursors: (limit: number) => (P | null)[],
+  reused: (r: PageRequest<P>) => Made,
+  afresh: (r: PageRequest<P>) => Made,
+): number {
+  let checked = 0;
+  for (const limit of limits) {
+    for (const cursor of cursors(limit)) {
+      for (const direction of ['forward', 'backward'] as const) {
+        for (const newestFirst of [true, false]) {
+          const req: PageRequest<P> = { direction, limit, cursor, newestFirst };
+          const a = reused(req);
+          const b = afresh(req);
+          assert.deepEqual(a.sql, b.sql, json(req));
+          assert.deepEqual(a.params.values, b.params.values, json(req));
+          checked++;
+        }
+      }
+    }
+  }
+  return checked;
+}
+
+test('ListReferralSets: a reused statement is the one made afresh, for every filter, cursor, direction, order and shared value', () => {
+  type Position = PositionOf<typeof REFERRAL_SET_CURSOR>;
+  let checked = 0;
+  for (const round of [1, 2, 3]) {
+    // Each round other values, so rounds 2 and 3 reuse what round 1 made.
+    const a = id(round * 10 + 1);
+    const b = id(round * 10 + 2);
+    const filters: SetFilter[] = [null, { setId: a }, { referrer: a }, { referee: a }];
+    for (const filter of filters) {
+      checked += checkAll<Position>(
+        [1, 50, 1000],
+        (limit) => [
+          null,
+          { createdAt: 1_700_000_000_000_000_000n + BigInt(round), id: b },
+          { createdAt: 1_700_000_000_000_000_000n, id: a }, // the filter's id again
+          { createdAt: BigInt(limit + 1), id: b }, // the row limit's value
+        ],
+        (req) => referralSetsPage(filter, req),
+        (req) => referralSetsPageAfresh(filter, req),
+      );
+    }
+  }
+  assert.equal(checked, 3 * 4 * 3 * 4 * 2 * 2);
+});
+
+test('ListTeamMembersStatistics: a reused statement is the one made afresh, for every member filter, cursor, direction, order and shared value', () => {
+  type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
+  let checked = 0;
+  for (const round of [1, 2, 3]) {
+    const team = id(round * 10 + 1);
+    const party = id(round * 10 + 2);
+    const other = id(round * 10 + 3);
+    // The window's N: ordinary, and equal to a row limit's value (51 for first=50), so that they share a placeholder.
+    for (const n of [10n, 51n]) {
+      for (const partyId of [undefined, party, team]) {
+        checked += checkAll<Position>(
+          [1, 50, 200],
+          () => [null, { party: other }, { party }, { party: team }],
+          (req) => teamStatsPage(team, n, partyId, req),
+          (req) => teamStatsPageAfresh(team, n, partyId, req),
+        );
+      }
+    }
+  }
+  assert.equal(checked, 3 * 2 * 3 * 3 * 4 * 2 * 2);
+});

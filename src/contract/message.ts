@@ -125,9 +125,9 @@ export interface CursorDef {
 
 type PositionValue<T extends CursorField['type']> = T extends 'time' | 'uint64' ? bigint : string;
 
-/** The position a cursor decodes to: ids as lowercase hex, times in Unix ns. */
+/** The position a cursor decodes to: ids as lowercase hex, times in Unix ns (fields without a position, only written, are not in it). */
 export type PositionOf<C extends CursorDef> = {
-  -readonly [F in C['fields'][number] as F['position'] & string]: PositionValue<F['type']>;
+  -readonly [F in C['fields'][number] as F extends { position: infer P extends string } ? P : never]: PositionValue<F['type']>;
 };
 
 /** A page's pageInfo (contract §4). */

@@ -1,11 +1,13 @@
 /**
  * Page statement texts are made once per shape and reused (PageShapes): for every shape, with
  * values that share placeholders and values that do not, the reused text and parameters must be
- * exactly those made afresh. ListReferralSets and ListTeamMembersStatistics.
+ * exactly those made afresh. ListReferralSets, ListTeamMembersStatistics and ListEpochRewardSummaries.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PositionOf } from '../../src/contract/message.js';
+import type { EPOCH_REWARD_SUMMARY_CURSOR } from '../../src/operations/epoch-reward-summaries/message.js';
+import { type SummaryFilter, summariesPage, summariesPageAfresh } from '../../src/operations/epoch-reward-summaries/sql.js';
 import type { REFERRAL_SET_CURSOR } from '../../src/operations/referral-sets/message.js';
 import { referralSetsPage, referralSetsPageAfresh, type SetFilter } from '../../src/operations/referral-sets/sql.js';
 import type { TEAM_MEMBER_CURSOR } from '../../src/operations/team-member-stats/message.js';
@@ -89,4 +91,43 @@ test('ListTeamMembersStatistics: a reused statement is the one made afresh, for 
     }
   }
   assert.equal(checked, 3 * 2 * 3 * 3 * 4 * 2 * 2);
+});
+
+test('ListEpochRewardSummaries: a reused statement is the one made afresh, with and without an epoch range, for every cursor, direction, order and shared value', () => {
+  type Position = PositionOf<typeof EPOCH_REWARD_SUMMARY_CURSOR>;
+  let checked = 0;
+  for (const round of [1, 2, 3]) {
+    const asset = id(round * 10 + 1);
+    const market = id(round * 10 + 2);
+    const ranges: [bigint | undefined, bigint | undefined][] = [
+      [undefined, undefined],
+      [5n, undefined],
+      [undefined, 9n],
+      [5n, 9n],
+      [9n, 9n],
+    ];
+    for (const [fromEpoch, toEpoch] of ranges) {
+      const f: SummaryFilter = { assets: [], markets: [], fromEpoch, toEpoch };
+      checked += checkAll<Position>(
+        [1, 50, 1000],
+        (limit) => [
+          null,
+          { epoch: BigInt(100 + round), assetId: asset, marketId: market, rewardType: 'ACCOUNT_TYPE_FEES_INFRASTRUCTURE' },
+          { epoch: 5n, assetId: asset, marketId: asset, rewardType: 'x' }, // the range's start; one id twice
+          { epoch: BigInt(limit + 1), assetId: market, marketId: asset, rewardType: '9' }, // the row limit's value
+        ],
+        (req) => summariesPage(f, req),
+        (req) => summariesPageAfresh(f, req),
+      );
+    }
+    // With an asset filter the statement is made every time: still the one made afresh.
+    const filtered: SummaryFilter = { assets: [asset], markets: [], fromEpoch: undefined, toEpoch: undefined };
+    checked += checkAll<Position>(
+      [50],
+      () => [null, { epoch: 7n, assetId: asset, marketId: market, rewardType: 'r' }],
+      (req) => summariesPage(filtered, req),
+      (req) => summariesPageAfresh(filtered, req),
+    );
+  }
+  assert.equal(checked, 3 * (5 * 3 * 4 * 2 * 2 + 2 * 2 * 2));
 });

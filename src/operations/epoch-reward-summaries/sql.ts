@@ -1,5 +1,5 @@
 import { keyCompare, sqlPlan, type PageRequest } from '../../pagination/page.js';
-import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
+import { PageShapes, pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
 import type { PositionOf } from '../../contract/message.js';
 import type { EPOCH_REWARD_SUMMARY_CURSOR } from './message.js';
@@ -120,10 +120,37 @@ function branchWhere(branch: Branch, f: SummaryFilter, params: SqlParams, alias:
 
 const whereClause = (conds: readonly string[]) => (conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '');
 
-/** The page statement and its parameters. */
+/**
+ * The page statement and its parameters. Without an asset or market filter (one branch, no
+ * fixed column) the text depends only on its placeholders, the direction and the order: it is
+ * made once per shape (PageShapes), its placeholders registered first in the order the text
+ * uses them. With one, the branches' comparisons depend on the ids' values: made every time.
+ */
 export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
-  const plan = sqlPlan(req);
   const params = new SqlParams();
+  if (f.assets.length > 0 || f.markets.length > 0) return { sql: buildPage(f, req, params), params };
+  const c = req.cursor;
+  const placeholders = [
+    params.bigint(sqlPlan(req).fetchLimit),
+    f.fromEpoch === undefined ? '' : params.bigint(f.fromEpoch),
+    f.toEpoch === undefined ? '' : params.bigint(f.toEpoch),
+    ...(c ? [params.bigint(c.epoch), params.id(c.assetId), params.id(c.marketId), params.text(c.rewardType)] : []),
+  ];
+  const shape = `${placeholders.join('|')}|${req.direction}|${req.newestFirst}`;
+  return { sql: shapes.of(shape, req, () => buildPage(f, req, params)), params };
+}
+
+const shapes = new PageShapes();
+
+/** The statement made afresh, with no text reused (for the tests of reuse). */
+export function summariesPageAfresh(f: SummaryFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
+  const params = new SqlParams();
+  return { sql: buildPage(f, req, params), params };
+}
+
+/** The page statement itself, its placeholders registered in `params` as the text uses them. */
+function buildPage(f: SummaryFilter, req: PageRequest<Position>, params: SqlParams): PageSql {
+  const plan = sqlPlan(req);
   const branches = planBranches(f);
   const order = (alias: string, dir: 'ASC' | 'DESC' = plan.fetchOrder) => KEY.map((c) => `${alias}.${c} ${dir}`).join(', ');
   const limit = params.bigint(plan.fetchLimit);
@@ -165,5 +192,5 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
       FROM ${from}
      ORDER BY ${order('s')}
      LIMIT ${limit}`;
-  return { sql: pageStatement('summaries', req, { sql: rows, key: KEY, otherSide, versions: {} }), params };
+  return pageStatement('summaries', req, { sql: rows, key: KEY, otherSide, versions: {} });
 }

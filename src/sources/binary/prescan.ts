@@ -5,7 +5,7 @@ import { startWorker } from '../../lib/worker-thread.js';
 
 /**
  * An event file's events with the scan in a thread of its own. On a real chain nearly all events
- * are of kinds we skip, and reading the file and scanning their envelopes was a quarter of
+ * are of kinds we skip, and reading the file and scanning their envelopes was about a fifth of
  * `ingest`'s CPU on the one thread that also applies the events of ours: a worker thread
  * (prescan-worker.ts) now reads and scans (RecordScanner), and hands over per chunk only the
  * bytes of the records to decode and the runs of skipped events, counted; this thread decodes

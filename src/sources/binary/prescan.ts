@@ -1,3 +1,4 @@
+import { on } from 'node:events';
 import { type DecodedEvent, inOneBatch } from '../events.js';
 import { InputError, inFile, type InputPosition } from '../input-error.js';
 import { type BinaryEvent, decodeBusEvent } from './decode-event.js';
@@ -58,32 +59,10 @@ export async function* prescannedEvents(
   aheadBytes = AHEAD_BYTES,
 ): AsyncGenerator<readonly DecodedEvent[]> {
   const worker = startWorker(import.meta.url, 'prescan-worker', { file, aheadBytes } satisfies PrescanInput);
-  const messages: (Prescanned | PrescanFailure)[] = [];
-  let wake: (() => void) | undefined;
-  let failed: Error | undefined;
-  worker.on('message', (m: Prescanned | PrescanFailure) => {
-    messages.push(m);
-    wake?.();
-  });
-  worker.on('error', (err) => {
-    failed = err;
-    wake?.();
-  });
-  worker.on('exit', (code) => {
-    failed ??= new Error(`the event file's reader stopped (exit code ${code})`);
-    wake?.();
-  });
+  // Its messages in order; its crash (an 'error') ends them with the error, an exit with none.
+  const messages = on(worker, 'message', { close: ['exit'] }) as AsyncIterableIterator<[Prescanned | PrescanFailure]>;
   try {
-    for (;;) {
-      const m = messages.shift();
-      if (m === undefined) {
-        if (failed) throw failed;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-        continue;
-      }
+    for await (const [m] of messages) {
       if ('input' in m) throw inFile(new InputError(m.input.at, m.input.eventId, m.input.field, m.input.reason), file);
       if ('other' in m) throw Object.assign(new Error(m.other.message), { code: m.other.code });
       if (m.done) return;
@@ -92,8 +71,8 @@ export async function* prescannedEvents(
       onBytes(m.bytesRead);
       yield* inOneBatch(eventsOf(m, file));
     }
+    throw new Error("the event file's reader stopped before the end of the file");
   } finally {
-    worker.removeAllListeners('exit');
     await worker.terminate();
   }
 }

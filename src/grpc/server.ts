@@ -121,6 +121,9 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
     'grpc.max_send_message_length': -1,
     'grpc.keepalive_time_ms': KEEPALIVE_MS,
     'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
+    // channelz (per-call and per-connection counters for grpc-js's debugging service, which we do
+    // not serve) costs every call; /metrics counts calls.
+    'grpc.enable_channelz': 0,
   });
   let lastId = 0;
   const implementation: UntypedServiceImplementation = {};

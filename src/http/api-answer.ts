@@ -129,9 +129,8 @@ export async function answerApi(
       timeoutMsOf(a.limits.requestTimeoutMs),
     );
     const stamp = a.cache.stampOfAnswer(op.reads, answer);
-    return await answerReply(200, answer, stamp === undefined ? undefined : entityTag(url, stamp, headers), headers, (ans) =>
-      a.cache.gzipped(url, ans),
-    );
+    const tag = stamp === undefined ? undefined : a.cache.tagOf(url, answer, stamp, headers);
+    return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {
     return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));
   }

@@ -85,7 +85,7 @@ function codeHash(): string {
 let code: string | undefined;
 
 /** The representation a request negotiates, with what its bytes depend on beyond the answer's. */
-function representationOf(headers: IncomingHttpHeaders): string {
+export function representationOf(headers: IncomingHttpHeaders): string {
   const encoding = acceptedEncoding(headers);
   return encoding === undefined ? 'identity' : `${encoding} zlib ${process.versions.zlib}`;
 }
@@ -95,8 +95,13 @@ function representationOf(headers: IncomingHttpHeaders): string {
  * versions `stamp`, in the representation the request's headers negotiate.
  */
 export function entityTag(key: string, stamp: string, headers: IncomingHttpHeaders): string {
+  return entityTagOf(key, stamp, representationOf(headers));
+}
+
+/** entityTag in a representation (representationOf's). */
+export function entityTagOf(key: string, stamp: string, representation: string): string {
   code ??= codeHash();
-  return `"${hash('sha256', `${code}\n${representationOf(headers)}\n${stamp}\n${key}`, 'base64url')}"`;
+  return `"${hash('sha256', `${code}\n${representation}\n${stamp}\n${key}`, 'base64url')}"`;
 }
 
 /**

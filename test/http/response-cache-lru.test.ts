@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { READ_MODELS, type AnswerSource, type HeadState } from '../../src/db/read-models.js';
+import { entityTag } from '../../src/http/http-caching.js';
 import { ResponseCache, type Answer, type CacheEvent } from '../../src/http/response-cache.js';
 
 const SETS: readonly AnswerSource[] = ['referral-sets'];
@@ -181,6 +182,49 @@ test('the gzipped body of a cached answer is made once and counted in its bytes;
   assert.deepEqual(tight.size, { bytes: 0, entries: 0 });
   cache.setHead(at('6'));
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
+});
+
+test("a kept answer's entity tag is made once per representation and stamp; any other answer's each time, all equal to entityTag", async () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('5'));
+  const identity = {};
+  const gzip = { 'accept-encoding': 'gzip' };
+  const hit = await cache.answer('/a', SETS, async () => answerAt('5'));
+  const stamp = cache.stampOfAnswer(SETS, hit)!;
+  assert.equal(stamp, '5');
+  const tag = cache.tagOf('/a', hit, stamp, identity);
+  assert.equal(tag, entityTag('/a', stamp, identity));
+  assert.equal(cache.tagOf('/a', await cache.answer('/a', SETS, async () => answerAt('5')), stamp, identity), tag, 'the same from a hit');
+  const gzTag = cache.tagOf('/a', hit, stamp, gzip);
+  assert.equal(gzTag, entityTag('/a', stamp, gzip));
+  assert.notEqual(gzTag, tag, 'each representation its own');
+  // Another stamp (not one the entry can have, but never the memo's tag for it), another answer, another URL: made afresh.
+  assert.equal(cache.tagOf('/a', hit, '6', identity), entityTag('/a', '6', identity));
+  assert.equal(cache.tagOf('/a', hit, stamp, identity), tag);
+  assert.equal(cache.tagOf('/a', answerAt('5'), stamp, identity), entityTag('/a', stamp, identity));
+  assert.equal(cache.tagOf('/b', answerAt('5'), stamp, identity), entityTag('/b', stamp, identity));
+  // A block of its model: the answer goes, and so does its tag with the stamp.
+  cache.setHead(at('6', { 'referral-sets': '6' }));
+  const next = await cache.answer('/a', SETS, async () => answerAt('6', 'new body'));
+  const nextStamp = cache.stampOfAnswer(SETS, next)!;
+  assert.equal(nextStamp, '6');
+  assert.equal(cache.tagOf('/a', next, nextStamp, identity), entityTag('/a', '6', identity));
+});
+
+test("stamps follow the head: an answer read at the head has the sources' versions now; one read before is the answer at the head only while its sources did not change since", () => {
+  const { cache } = cacheWithLog();
+  cache.setHead(at('9', { 'referral-sets': '4', teams: '7' }));
+  const both: readonly AnswerSource[] = ['referral-sets', 'teams'];
+  assert.equal(cache.stamp(both), '4 7');
+  assert.equal(cache.stampOfAnswer(both, answerAt('9')), '4 7');
+  assert.equal(cache.stampOfAnswer(both, answerAt('8')), '4 7');
+  assert.equal(cache.stampOfAnswer(both, answerAt('6')), undefined, 'teams changed at 7, after it was read');
+  assert.equal(cache.stampOfAnswer(both, answerAt('10')), undefined, 'read after the head the process knows');
+  cache.setHead(at('10', { 'referral-sets': '10', teams: '7' }));
+  assert.equal(cache.stamp(both), '10 7', 'a new head, new stamps');
+  assert.equal(cache.stampOfAnswer(both, answerAt('9')), undefined);
+  cache.setHead(null);
+  assert.equal(cache.stamp(both), undefined);
 });
 
 test('a block that changes none of its models keeps an answer, served with the new head', async () => {

@@ -184,7 +184,7 @@ test('the gzipped body of a cached answer is made once and counted in its bytes;
   assert.deepEqual(cache.size, { bytes: 0, entries: 0 });
 });
 
-test("a kept answer's entity tag is made once per representation and stamp; any other answer's each time, all equal to entityTag", async () => {
+test("entity tags through the cache: a kept answer's, remembered per representation and stamp, and any other answer's are entityTag's", async () => {
   const { cache } = cacheWithLog();
   cache.setHead(at('5'));
   const identity = {};

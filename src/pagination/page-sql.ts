@@ -113,7 +113,10 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
 export class PageShapes {
   private readonly made = new Map<string, PageSql>();
 
-  /** A few dozen shapes per operation at most (filters × shared placeholders × cursor × direction × order). */
+  /**
+   * A few dozen shapes per operation at most (filters × shared placeholders × cursor × direction ×
+   * order). With `max` 0 none is kept: every statement is made afresh (what the tests of reuse compare with).
+   */
   constructor(private readonly max = 256) {}
 
   /** The statement of `shape` for `req`, made by `make` the first time. */

@@ -7,14 +7,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PositionOf } from '../../src/contract/message.js';
 import type { EPOCH_REWARD_SUMMARY_CURSOR } from '../../src/operations/epoch-reward-summaries/message.js';
-import { type SummaryFilter, summariesPage, summariesPageAfresh } from '../../src/operations/epoch-reward-summaries/sql.js';
+import { type SummaryFilter, summariesPage } from '../../src/operations/epoch-reward-summaries/sql.js';
 import type { REFERRAL_SET_CURSOR } from '../../src/operations/referral-sets/message.js';
-import { referralSetsPage, referralSetsPageAfresh, type SetFilter } from '../../src/operations/referral-sets/sql.js';
+import { referralSetsPage, type SetFilter } from '../../src/operations/referral-sets/sql.js';
 import type { TEAM_MEMBER_CURSOR } from '../../src/operations/team-member-stats/message.js';
-import { teamStatsPage, teamStatsPageAfresh } from '../../src/operations/team-member-stats/sql.js';
+import { teamStatsPage } from '../../src/operations/team-member-stats/sql.js';
 import type { PageRequest } from '../../src/pagination/page.js';
-import type { PageSql } from '../../src/pagination/page-sql.js';
+import { PageShapes, type PageSql } from '../../src/pagination/page-sql.js';
 import type { SqlParams } from '../../src/pagination/sql-params.js';
+
+/** Keeps no statement: each made afresh, to compare the reused ones with. */
+const AFRESH = new PageShapes(0);
 
 const id = (n: number) => n.toString(16).padStart(64, '0');
 const json = (v: unknown) => JSON.stringify(v, (_, x: unknown) => (typeof x === 'bigint' ? String(x) : x));
@@ -64,7 +67,7 @@ test('ListReferralSets: a reused statement is the one made afresh, for every fil
           { createdAt: BigInt(limit + 1), id: b }, // the row limit's value
         ],
         (req) => referralSetsPage(filter, req),
-        (req) => referralSetsPageAfresh(filter, req),
+        (req) => referralSetsPage(filter, req, AFRESH),
       );
     }
   }
@@ -85,7 +88,7 @@ test('ListTeamMembersStatistics: a reused statement is the one made afresh, for 
           [1, 50, 200],
           () => [null, { party: other }, { party }, { party: team }],
           (req) => teamStatsPage(team, n, partyId, req),
-          (req) => teamStatsPageAfresh(team, n, partyId, req),
+          (req) => teamStatsPage(team, n, partyId, req, AFRESH),
         );
       }
     }
@@ -117,7 +120,7 @@ test('ListEpochRewardSummaries: a reused statement is the one made afresh, with 
           { epoch: BigInt(limit + 1), assetId: market, marketId: asset, rewardType: '9' }, // the row limit's value
         ],
         (req) => summariesPage(f, req),
-        (req) => summariesPageAfresh(f, req),
+        (req) => summariesPage(f, req, AFRESH),
       );
     }
     // With an asset filter the statement is made every time: still the one made afresh.
@@ -126,7 +129,7 @@ test('ListEpochRewardSummaries: a reused statement is the one made afresh, with 
       [50],
       () => [null, { epoch: 7n, assetId: asset, marketId: market, rewardType: 'r' }],
       (req) => summariesPage(filtered, req),
-      (req) => summariesPageAfresh(filtered, req),
+      (req) => summariesPage(filtered, req, AFRESH),
     );
   }
   assert.equal(checked, 3 * (5 * 3 * 4 * 2 * 2 + 2 * 2 * 2));

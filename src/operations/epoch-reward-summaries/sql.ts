@@ -120,13 +120,19 @@ function branchWhere(branch: Branch, f: SummaryFilter, params: SqlParams, alias:
 
 const whereClause = (conds: readonly string[]) => (conds.length > 0 ? `WHERE ${conds.join(' AND ')}` : '');
 
+const SHAPES = new PageShapes();
+
 /**
  * The page statement and its parameters. Without an asset or market filter (one branch, no
  * fixed column) the text depends only on its placeholders, the direction and the order: it is
  * made once per shape (PageShapes), its placeholders registered first in the order the text
  * uses them. With one, the branches' comparisons depend on the ids' values: made every time.
  */
-export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
+export function summariesPage(
+  f: SummaryFilter,
+  req: PageRequest<Position>,
+  shapes: PageShapes = SHAPES,
+): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   if (f.assets.length > 0 || f.markets.length > 0) return { sql: buildPage(f, req, params), params };
   const c = req.cursor;
@@ -138,14 +144,6 @@ export function summariesPage(f: SummaryFilter, req: PageRequest<Position>): { s
   ];
   const shape = `${placeholders.join('|')}|${req.direction}|${req.newestFirst}`;
   return { sql: shapes.of(shape, req, () => buildPage(f, req, params)), params };
-}
-
-const shapes = new PageShapes();
-
-/** The statement made afresh, with no text reused (for the tests of reuse). */
-export function summariesPageAfresh(f: SummaryFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
-  const params = new SqlParams();
-  return { sql: buildPage(f, req, params), params };
 }
 
 /** The page statement itself, its placeholders registered in `params` as the text uses them. */

@@ -10,20 +10,24 @@ type Position = PositionOf<typeof REFERRAL_SET_CURSOR>;
 /** The one filter that applies (contract §5): the set, else the referrer's sets, else the referee's current set. */
 export type SetFilter = { setId: string } | { referrer: string } | { referee: string } | null;
 
+const SHAPES = new PageShapes();
+
 /**
  * The page statement of ListReferralSets: a keyset over (created_at, id), an index range scan of
  * referral_sets_by_created (or _by_referrer) reading no more than limit + 2 rows.
  *
  * Its texts are made once per shape (PageShapes); the placeholders name the filter's kind too.
  */
-export function referralSetsPage(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
+export function referralSetsPage(
+  filter: SetFilter,
+  req: PageRequest<Position>,
+  shapes: PageShapes = SHAPES,
+): { sql: PageSql; params: SqlParams } {
   const { params, where, cursor } = placeholders(filter, req);
   const limit = params.bigint(sqlPlan(req).fetchLimit);
   const shape = `${where.join(' AND ')}|${cursor?.join(', ') ?? ''}|${limit}|${req.direction}|${req.newestFirst}`;
   return { sql: shapes.of(shape, req, () => buildPage(where, cursor, req, params)), params };
 }
-
-const shapes = new PageShapes();
 
 /** The filter's and the cursor's placeholders, registered in the order the text uses them. */
 function placeholders(filter: SetFilter, req: PageRequest<Position>): { params: SqlParams; where: string[]; cursor: string[] | null } {
@@ -62,10 +66,4 @@ function buildPage(where: string[], cursor: string[] | null, req: PageRequest<Po
     params,
   );
   return pageStatement('referralSets', req, rows);
-}
-
-/** The statement made afresh, with no text reused (for the tests of reuse). */
-export function referralSetsPageAfresh(filter: SetFilter, req: PageRequest<Position>): { sql: PageSql; params: SqlParams } {
-  const { params, where, cursor } = placeholders(filter, req);
-  return { sql: buildPage(where, cursor, req, params), params };
 }

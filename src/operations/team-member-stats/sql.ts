@@ -7,6 +7,8 @@ import { REWARDS_ENTRY, TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS, VOLUMES_ENTR
 
 type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
 
+const SHAPES = new PageShapes();
+
 /**
  * The page statement of ListTeamMembersStatistics (contract §5): a keyset over the team's parties
  * that have rows in the window, each with those rows aggregated from team_member_stats.
@@ -30,21 +32,11 @@ export function teamStatsPage(
   aggregationEpochs: bigint,
   partyId: string | undefined,
   req: PageRequest<Position>,
+  shapes: PageShapes = SHAPES,
 ): { sql: PageSql; params: SqlParams } {
   const { p, params } = placeholders(teamId, aggregationEpochs, partyId, req);
   const shape = `${p.team}|${p.n}|${p.party ?? ''}|${p.cursor ?? ''}|${p.limit}|${req.direction}|${req.newestFirst}`;
   return { sql: shapes.of(shape, req, () => buildPage(p, req)), params };
-}
-
-/** The statement made afresh, with no text reused (for the tests of reuse). */
-export function teamStatsPageAfresh(
-  teamId: string,
-  aggregationEpochs: bigint,
-  partyId: string | undefined,
-  req: PageRequest<Position>,
-): { sql: PageSql; params: SqlParams } {
-  const { p, params } = placeholders(teamId, aggregationEpochs, partyId, req);
-  return { sql: buildPage(p, req), params };
 }
 
 /** The page's values as placeholders, registered in the order the text uses them. */
@@ -59,8 +51,6 @@ function placeholders(teamId: string, aggregationEpochs: bigint, partyId: string
   };
   return { p, params };
 }
-
-const shapes = new PageShapes();
 
 /** The placeholders of a page's values. */
 interface Placeholders {

@@ -40,9 +40,9 @@ export interface PageSql {
   text: string;
   /**
    * For versioned rows: the same page's statement answering the rows' versions instead of their
-   * edges (see RowCache); `text` then answers the versions too.
+   * edges (see RowCache); `text` then answers the versions too. Undefined for rows without versions.
    */
-  versionsText?: string;
+  versionsText: string | undefined;
   /** The connection's field name, e.g. referralSets. */
   key: string;
   limit: number;
@@ -92,7 +92,8 @@ export function pageStatement(key: string, req: PageRequest<unknown>, rows: Page
            p.*, ${rows.otherSide} AS other_side
       FROM (SELECT ${aggregates}, count(*)::int AS edge_count FROM (${from}) AS e) AS p`;
   const edges = `string_agg(e.edge, ',') AS edges`;
-  if (!rows.versions) return { text: statement(edges, shown(rows.sql, `${edge} AS edge`)), key, limit: req.limit, backward };
+  if (!rows.versions)
+    return { text: statement(edges, shown(rows.sql, `${edge} AS edge`)), versionsText: undefined, key, limit: req.limit, backward };
   const versions = `string_agg(e.rv::text, ',') AS versions`;
   return {
     text: statement(`${edges}, ${versions}`, shown(rows.sql, `${edge} AS edge, r.rv`)),
@@ -127,7 +128,7 @@ export class PageShapes {
       if (this.made.size < this.max) this.made.set(shape, made);
     }
     // Written out: an object spread here took a microsecond.
-    return { text: made.text, versionsText: made.versionsText!, key: made.key, limit: req.limit, backward: made.backward };
+    return { text: made.text, versionsText: made.versionsText, key: made.key, limit: req.limit, backward: made.backward };
   }
 }
 

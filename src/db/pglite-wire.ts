@@ -2,6 +2,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { DatabaseError, serialize } from 'pg-protocol';
 import { DataRowMessage, NotificationResponseMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
+import { paramText } from './param-text.js';
 import { PreparedNames } from './store.js';
 
 /**
@@ -37,19 +38,6 @@ interface Column {
 
 /** A statement's fate: prepared under `name` with its columns, or left to PGlite's query(). */
 type Known = { name: string; columns: Column[] } | { name: null };
-
-/** A parameter as PostgreSQL's text input reads it. */
-export function paramText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
-  return String(value);
-}
-
-function arrayElement(value: unknown): string {
-  const text = paramText(value);
-  return text === null ? 'NULL' : `"${text.replace(/[\\"]/g, '\\$&')}"`;
-}
 
 /** What one reply held: rows (as text, null for NULL), the columns described, an error. */
 interface Reply {

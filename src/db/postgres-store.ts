@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { withArraysAsText } from './param-text.js';
 import { DEFAULT_STATEMENT_SLOTS, StatementBatches, type Batching } from './statement-batches.js';
 import {
   PreparedNames,
@@ -109,8 +110,7 @@ export class PostgresStore implements Store {
   }
 
   async query<Row extends object>(sql: string, params: readonly SqlParam[] = [], until?: Until): Promise<Row[]> {
-    const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
-    const config = name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
+    const config = statementConfig(this.statementNames, sql, params);
     try {
       if (until === undefined) return (await this.pool.query(config)).rows as Row[];
       return await this.queryUntil<Row>(config, until);
@@ -162,7 +162,7 @@ export class PostgresStore implements Store {
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
         try {
-          return (await client.query(sql, params as unknown[])).rows as Row[];
+          return (await client.query(sql, withArraysAsText(params))).rows as Row[];
         } catch (err) {
           throw wrap(err);
         }
@@ -195,6 +195,16 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * A statement as node-postgres runs it: with parameters, a named prepared statement (while
+ * `names` has room), and arrays as their text (param-text.ts).
+ */
+export function statementConfig(names: PreparedNames, sql: string, params: readonly SqlParam[]): pg.QueryConfig {
+  const name = params.length > 0 ? names.nameOf(sql) : undefined;
+  const values = withArraysAsText(params);
+  return name === undefined ? { text: sql, values } : { name, text: sql, values };
 }
 
 /**

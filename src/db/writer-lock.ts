@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { listenOn, wrap } from './postgres-store.js';
+import { withArraysAsText } from './param-text.js';
+import { listenOn, statementConfig, wrap } from './postgres-store.js';
 import { assertPrimary } from './server-role.js';
 import { waitForStore } from './wait-for-store.js';
 import {
@@ -138,7 +139,7 @@ export class WriterSession implements Store {
   }
 
   query<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
-    return this.exclusive(async () => (await this.client.query(sql, params as unknown[])).rows as Row[]);
+    return this.exclusive(async () => (await this.client.query(sql, withArraysAsText(params))).rows as Row[]);
   }
 
   async queryRow<Row extends object>(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
@@ -151,10 +152,10 @@ export class WriterSession implements Store {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = this.client;
-    const statement = (sql: string, params: readonly SqlParam[]) => this.statement(sql, params);
+    const names = this.statementNames;
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
-        return (await client.query(statement(sql, params))).rows as Row[];
+        return (await client.query(statementConfig(names, sql, params))).rows as Row[];
       },
     };
     return this.exclusive(async () => {
@@ -189,11 +190,6 @@ export class WriterSession implements Store {
    * for a long text, a statement runs unnamed.
    */
   private readonly statementNames = new PreparedNames('ew');
-
-  private statement(sql: string, params: readonly SqlParam[]): pg.QueryConfig {
-    const name = params.length > 0 ? this.statementNames.nameOf(sql) : undefined;
-    return name === undefined ? { text: sql, values: params as unknown[] } : { name, text: sql, values: params as unknown[] };
-  }
 
   /** Runs fn alone on the connection; once the lock is lost, fails with WriterLockLostError. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

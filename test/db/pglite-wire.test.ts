@@ -6,22 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteStore } from '../../src/db/pglite-store.js';
-import { paramText, WireStatements } from '../../src/db/pglite-wire.js';
+import { WireStatements } from '../../src/db/pglite-wire.js';
 import { StatementBatches } from '../../src/db/statement-batches.js';
 import { ARRIVALS_ONLY } from '../helpers/batches.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-
-test('parameters in PostgreSQL text form, arrays quoted element by element', () => {
-  assert.equal(paramText(null), null);
-  assert.equal(paramText(true), 't');
-  assert.equal(paramText(false), 'f');
-  assert.equal(paramText(-12), '-12');
-  assert.equal(
-    paramText(['a', 'b,c', 'say "hi"', 'back\\slash', null, '', 'NULL']),
-    '{"a","b,c","say \\"hi\\"","back\\\\slash",NULL,"","NULL"}',
-  );
-  assert.equal(paramText([1, 2]), '{"1","2"}');
-});
 
 describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite') }, () => {
   let store: PgliteStore;

@@ -59,7 +59,7 @@ for (const kind of STORE_KINDS) {
     let ts: TestStore;
     let store: Store;
     before(async () => {
-      ts = await createTestStore(kind, { empty: true });
+      ts = await createTestStore(kind);
       store = await ts.open();
     });
     after(async () => {

@@ -124,11 +124,7 @@ export class ResponseCache {
    * undefined while the head is unknown.
    */
   stamp(sources: readonly AnswerSource[]): string | undefined {
-    return this.state ? this.stampNow(sources, this.state) : undefined;
-  }
-
-  private stampNow(sources: readonly AnswerSource[], state: HeadState): string {
-    return this.stampAt(sources, state).stamp;
+    return this.state ? this.stampAt(sources, this.state).stamp : undefined;
   }
 
   /** The stamp of `sources` in `state` and whether an answer read at its head is the answer at it, made once per state. */
@@ -245,7 +241,7 @@ export class ResponseCache {
     }
     // Keyed by the versions too: a request arriving after a block that changed its models must
     // not join one that began before it.
-    const flightKey = `${this.stampNow(sources, state)} ${url}`;
+    const flightKey = `${this.stampAt(sources, state).stamp} ${url}`;
     const flight = this.inflight.get(flightKey);
     if (flight) {
       this.observe('shared');

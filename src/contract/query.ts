@@ -71,7 +71,9 @@ export function formPairs(raw: string, value: (key: string, text: string) => str
 
 /** One key or value of a form text decoded (`+` a space); throws URIError where formPairs falls back. */
 export function formDecode(text: string): string {
-  return decodeURIComponent(text.includes('+') ? text.replaceAll('+', ' ') : text);
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  // Only an escape needs decoding; V8's decoder copies the text byte by byte even without one.
+  return spaced.includes('%') ? decodeURIComponent(spaced) : spaced;
 }
 
 const UINT32_MAX = 2n ** 32n - 1n;

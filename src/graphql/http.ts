@@ -152,10 +152,10 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     const operation = labels.of(prepared.operation.name?.value);
     const sources = sourcesOf(prepared.asked);
     // A GET of our fields only: its tag (else undefined: the upstream's fields are not ours to validate).
-    const tagKey = get && sources ? `${schemaHashOf(prepared.schema)} ${get.url}` : undefined;
-    if (tagKey !== undefined && sources && headers['if-none-match'] !== undefined) {
+    const tagScope = get && sources ? schemaHashOf(prepared.schema) : undefined;
+    if (tagScope !== undefined && sources && headers['if-none-match'] !== undefined) {
       const stamp = a.cache.stamp(sources);
-      const tag = stamp === undefined ? undefined : entityTag(tagKey, stamp, headers);
+      const tag = stamp === undefined ? undefined : entityTag(tagScope, stamp, headers);
       if (tag !== undefined && notModified(headers, tag)) return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
     }
     const started = performance.now();
@@ -186,8 +186,8 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       done = err.answer;
       failed = true;
     }
-    const stamp = tagKey !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
-    const tag = stamp === undefined ? undefined : entityTag(tagKey!, stamp, headers);
+    const stamp = tagScope !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
+    const tag = stamp === undefined ? undefined : entityTag(tagScope!, stamp, headers);
     return { reply: await replyOf(200, done.body, done.head, headers, tag), operation };
   }
 

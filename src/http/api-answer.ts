@@ -120,7 +120,7 @@ export async function answerApi(
   if (headers['if-none-match'] !== undefined) {
     // Before parsing the URL: a tag is only ever given to a URL's successful answer.
     const stamp = a.cache.stamp(op.reads);
-    const tag = stamp === undefined ? undefined : entityTag(url, stamp, headers);
+    const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
     if (tag !== undefined && notModified(headers, tag)) return notModifiedReply(tag, a.cache.currentHead);
   }
   try {
@@ -129,7 +129,7 @@ export async function answerApi(
       timeoutMsOf(a.limits.requestTimeoutMs),
     );
     const stamp = a.cache.stampOfAnswer(op.reads, answer);
-    const tag = stamp === undefined ? undefined : a.cache.tagOf(url, answer, stamp, headers);
+    const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
     return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {
     return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));

@@ -1,10 +1,8 @@
 import type { AnswerSource, HeadState } from '../db/read-models.js';
 import type { Until } from '../db/store.js';
 import type { ChainHead } from '../pagination/result.js';
-import type { IncomingHttpHeaders } from 'node:http';
 import { gzipAsync } from './compression.js';
 import { Doorkeeper } from './doorkeeper.js';
-import { entityTagOf, representationOf } from './http-caching.js';
 
 /** An operation's successful answer as sent: the body bytes, and the chain head they reflect. */
 export interface Answer {
@@ -54,8 +52,6 @@ interface Entry {
   /** Counted against maxBytes: body, URL, overhead, and the gzipped body once made. */
   bytes: number;
   gzipped?: Promise<Buffer>;
-  /** Its entity tags by representation (see tagOf), and the stamp they are of. */
-  tags?: { stamp: string; byRepresentation: Map<string, string> };
 }
 
 /** The versions of the sources in a state. */
@@ -150,23 +146,6 @@ export class ResponseCache {
     const s = this.stampAt(sources, state);
     if (readAt === state.height ? !s.atHead : !isAnswerAt(state, sources, BigInt(readAt))) return undefined;
     return s.stamp;
-  }
-
-  /**
-   * The entity tag of `answer` to `url` at `stamp` (http-caching.ts), made once per representation
-   * for the answer kept for `url` (a hash per hit was 2% of a hit's CPU) and each time for any other.
-   */
-  tagOf(url: string, answer: Answer, stamp: string, headers: IncomingHttpHeaders): string {
-    const representation = representationOf(headers);
-    const entry = this.entries.get(url);
-    if (entry?.answer.body !== answer.body) return entityTagOf(url, stamp, representation);
-    if (entry.tags?.stamp !== stamp) entry.tags = { stamp, byRepresentation: new Map() };
-    let tag = entry.tags.byRepresentation.get(representation);
-    if (tag === undefined) {
-      tag = entityTagOf(url, stamp, representation);
-      entry.tags.byRepresentation.set(representation, tag);
-    }
-    return tag;
   }
 
   /** Bytes held, and entries. */

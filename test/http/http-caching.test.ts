@@ -2,7 +2,7 @@
  * HTTP caches in front of the API (src/http/http-caching.ts), through one real `serve --follow`
  * per store, on a chain the test moves one block at a time:
  *
- * - Every answer carries an ETag of its URL, representation and read-model versions, and the
+ * - Every answer carries an ETag of its representation and read-model versions, and the
  *   Cache-Control and Vary that let a shared cache keep it; If-None-Match with the current tag
  *   is a 304 that leaves the response cache and the row cache untouched (nothing is read for
  *   it); errors, GraphQL POSTs and GraphQL answers with errors are no-store.

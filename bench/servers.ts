@@ -12,8 +12,15 @@ export interface RunningServer {
 }
 
 /** Starts a server and waits until `ready` answers (serve listens before its store is ready). */
-async function start(args: string[], port: number, what: string, ready: { path: string; status?: number }): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+async function start(
+  args: string[],
+  port: number,
+  what: string,
+  ready: { path: string; status?: number },
+  launch: readonly string[] = [process.execPath],
+): Promise<RunningServer> {
+  const [command, ...rest] = [...launch, ...args];
+  const child: ChildProcess = spawn(command!, rest, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-10_000);
@@ -57,14 +64,24 @@ async function start(args: string[], port: number, what: string, ready: { path: 
   };
 }
 
-/** The service as users run it: `epochview serve` from this build, or from another build's CLI. */
-export async function startService(storeArgs: string[], logLevel: string, cli = CLI): Promise<RunningServer> {
+/**
+ * The service as users run it: `epochview serve` from this build, or from another build's CLI.
+ * `launch` is the command that runs the CLI's script: node, or node with flags under another
+ * program (valgrind, whose process is then the pid).
+ */
+export async function startService(
+  storeArgs: string[],
+  logLevel: string,
+  cli = CLI,
+  launch: readonly string[] = [process.execPath],
+): Promise<RunningServer> {
   const port = await freePort();
   return start(
     [cli, 'serve', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--demo-on-empty', 'false', ...storeArgs],
     port,
     'epochview serve',
     { path: '/readyz', status: 200 },
+    launch,
   );
 }
 

@@ -89,10 +89,14 @@ function codeHash(): string {
 let code: string | undefined;
 
 /** The representation a request negotiates, with what its bytes depend on beyond the answer's. */
-export function representationOf(headers: IncomingHttpHeaders): string {
+function representationOf(headers: IncomingHttpHeaders): string {
   const encoding = acceptedEncoding(headers);
   return encoding === undefined ? 'identity' : `${encoding} zlib ${process.versions.zlib}`;
 }
+
+/** The tags made, by scope, representation and stamp: a few per read model and block. */
+const tags = new Map<string, string>();
+const MAX_TAGS = 1024;
 
 /**
  * The entity tag of an answer at the versions `stamp` (an operation's; see ResponseCache.stamp),
@@ -100,16 +104,7 @@ export function representationOf(headers: IncomingHttpHeaders): string {
  * depend on ('' for REST; a GraphQL GET's schema hash).
  */
 export function entityTag(scope: string, stamp: string, headers: IncomingHttpHeaders): string {
-  return entityTagOf(scope, stamp, representationOf(headers));
-}
-
-/** The tags made, by scope, representation and stamp: a few per read model and block. */
-const tags = new Map<string, string>();
-const MAX_TAGS = 1024;
-
-/** entityTag in a representation (representationOf's). */
-export function entityTagOf(scope: string, stamp: string, representation: string): string {
-  const key = `${scope}\n${representation}\n${stamp}`;
+  const key = `${scope}\n${representationOf(headers)}\n${stamp}`;
   let tag = tags.get(key);
   if (tag === undefined) {
     code ??= codeHash();

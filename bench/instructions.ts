@@ -2,7 +2,7 @@
  * Instructions per answer: builds compared by what they execute, not by how fast a shared machine
  * lets them run. req/s and even CPU time per answer move by a third from one minute to the next
  * on a busy 2-core machine (the same build measured twice in a row: 57 and 107 µs an answer);
- * an instruction count does not. `npm run build && npx tsx bench/instructions.ts --help`.
+ * an instruction count hardly does, unless the machine is overloaded (see bench/README.md). `npm run build && npx tsx bench/instructions.ts --help`.
  *
  * Each build ingests the demo chain into a PostgreSQL database of its own (reused with --reuse,
  * as bench/ab.ts does), then serves it under valgrind's callgrind, which counts the instructions
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     `Each build serves its own ingest of the ${values.scale} demo chain (seed ${seed}) on the PostgreSQL server under valgrind's callgrind; ` +
       `every URL asked in turn over one connection, ${warm} passes before counting, then ${passes} counted passes: ` +
       `the median pass divided by the URLs; node ${DETERMINISTIC.join(' ')}. Instructions of the serve process only, not of PostgreSQL. ` +
-      `${describeMachine()}; load average ${loadBefore} at the start, ${loadAverage()} at the end (it does not move the counts).`,
+      `${describeMachine()}; load average ${loadBefore} at the start, ${loadAverage()} at the end (an overloaded machine moves the counts too).`,
     '',
     `| scenario | URLs | cache | ${letters.join(' | ')} | ${letters
       .slice(1)

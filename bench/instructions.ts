@@ -9,8 +9,9 @@
  * every thread of the process executes (the store's are PostgreSQL's, not counted). Per scenario
  * (bench/scenarios.ts's URLs, drawn from the first build's data), every URL is asked in turn
  * over one keep-alive connection, --warm times so that the JIT has compiled what it will, then
- * --passes times counted, each pass on its own: the median pass, divided by the URLs, is the
- * answer's instructions. V8 runs single-threaded with fixed seeds (DETERMINISTIC), so that a count
+ * --passes times counted, each pass on its own: their mean, divided by the URLs, is the answer's
+ * instructions (the mean, not the median: a full garbage collection falls in one pass of several,
+ * and is the answers' cost all the same). V8 runs single-threaded with fixed seeds (DETERMINISTIC), so that a count
  * is the build's, not the moment's. What this leaves out: concurrency (one request at a time, so
  * no batched statements), and what costs time without instructions (cache misses, page faults,
  * the kernel).
@@ -42,7 +43,7 @@ const HELP = `usage: npm run build && npx tsx bench/instructions.ts [options]
                             counted request is a hit)
   --warm n                  passes over the URLs before counting (default 12: fewer leave the JIT
                             compiling during the counted passes)
-  --passes n                passes counted; the median is reported (default 3)
+  --passes n                passes counted; their mean is reported (default 3)
   --name name               results name (default instructions)
   --reuse                   keep the ingested stores and reuse them next time
   --database-url URL        server of the stores (default DATABASE_URL)
@@ -143,7 +144,7 @@ async function countedPass(c: Counted, urls: readonly string[], agent: Agent): P
   return Number(totals[1]);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
           for (let w = 0; w < warm; w++) await pass(c.server.url, scenario.urls, agent);
           const each: number[] = [];
           for (let p = 0; p < passes; p++) each.push((await countedPass(c, scenario.urls, agent)) / scenario.urls.length);
-          counts.push(median(each));
+          counts.push(mean(each));
           log(`${scenario.id} cache ${cache} ${build.id}: ${each.map(int).join(', ')} instructions an answer`);
         } finally {
           agent.destroy();
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
     '',
     `Each build serves its own ingest of the ${values.scale} demo chain (seed ${seed}) on the PostgreSQL server under valgrind's callgrind; ` +
       `every URL asked in turn over one connection, ${warm} passes before counting, then ${passes} counted passes: ` +
-      `the median pass divided by the URLs; node ${DETERMINISTIC.join(' ')}. Instructions of the serve process only, not of PostgreSQL. ` +
+      `their mean divided by the URLs; node ${DETERMINISTIC.join(' ')}. Instructions of the serve process only, not of PostgreSQL. ` +
       `${describeMachine()}; load average ${loadBefore} at the start, ${loadAverage()} at the end (an overloaded machine moves the counts too).`,
     '',
     `| scenario | URLs | cache | ${letters.join(' | ')} | ${letters

@@ -21,7 +21,7 @@ import { SETTINGS } from '../src/config.js';
 import { isDemoScale } from '../src/demo/scales.js';
 import { createPgCluster, createStandby, type PgCluster } from '../scripts/pg-cluster.js';
 import { type Build, resolveBuild } from './builds.js';
-import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
@@ -30,7 +30,7 @@ import { cacheOutcomes, outcomesSince, totalOutcomes } from './metrics.js';
 import { ROOT } from './paths.js';
 import { hitRatio, type CacheOutcomes } from './report.js';
 import { random, readCursors, readKeys } from './sample.js';
-import { buildScenarios, SCENARIO_IDS, selectScenarioIds, type Scenario } from './scenarios.js';
+import { buildScenarios, SCENARIO_IDS, type Scenario } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
 import { standbyPollCost, waitForStandby } from './standby.js';
 import { type BenchStore, benchStore, DEFAULT_DATABASE_URL, storeVersion } from './stores.js';
@@ -117,14 +117,8 @@ if (list(values.build).length * stores.length * workerCounts.length < 2)
   fail('nothing to compare: give two or more values of --build, --store or --workers');
 if (stores.includes('pglite') && workerCounts.some((w) => w > 1))
   fail('PGlite is served by one worker only: --workers 1 with --store pglite');
-const caches = list(values['response-cache']);
-if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache must be off, on or both');
-let scenarioIds: string[] = [];
-try {
-  scenarioIds = selectScenarioIds(list(values.scenarios));
-} catch (err) {
-  fail((err as Error).message);
-}
+const caches = cacheSettingsOption(values['response-cache'], fail);
+const scenarioIds = scenarioIdsOption(values.scenarios, fail);
 const perScenario = integer('urls', 1);
 const cacheMb = integer('response-cache-mb', 1);
 const concurrencies = integers('concurrency', 1);

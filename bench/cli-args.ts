@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { realShare } from './live-chain.js';
 import { ROOT } from './paths.js';
+import { selectScenarioIds } from './scenarios.js';
 import { DEFAULT_DATABASE_URL, type StoreKind } from './stores.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -93,6 +94,24 @@ export function numberOption<V extends Record<string, unknown>>(values: V, fail:
     if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number ≥ ${min}`);
     return n;
   };
+}
+
+const list = (text: string) => text.split(',').filter(Boolean);
+
+/** --response-cache: off, on or both (in the order given). */
+export function cacheSettingsOption(text: string, fail: (message: string) => never): string[] {
+  const caches = list(text);
+  if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache must be off, on or both');
+  return caches;
+}
+
+/** --scenarios: the scenario ids its patterns select (bench/scenarios.ts). */
+export function scenarioIdsOption(text: string, fail: (message: string) => never): string[] {
+  try {
+    return selectScenarioIds(list(text));
+  } catch (err) {
+    return fail((err as Error).message);
+  }
 }
 
 /** The PostgreSQL server: --database-url's, else DATABASE_URL's, else the local one. */

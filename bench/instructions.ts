@@ -23,11 +23,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, get } from 'node:http';
 import { resolveBuild, type Build } from './builds.js';
-import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { isDemoScale } from '../src/demo/scales.js';
+import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { random, readCursors, readKeys } from './sample.js';
-import { buildScenarios, SCENARIO_IDS, selectScenarioIds } from './scenarios.js';
+import { buildScenarios, SCENARIO_IDS } from './scenarios.js';
 import { startService, type RunningServer } from './servers.js';
 import { benchStore, type BenchStore } from './stores.js';
 
@@ -72,14 +73,9 @@ const perScenario = whole('urls', 1);
 const warm = whole('warm', 0);
 const passes = whole('passes', 1);
 const seed = whole('seed', 0);
-const caches = list(values['response-cache']);
-if (caches.length === 0 || caches.some((c) => c !== 'off' && c !== 'on')) fail('--response-cache takes off, on or both');
-let scenarioIds: string[] = [];
-try {
-  scenarioIds = selectScenarioIds(list(values.scenarios));
-} catch (err) {
-  fail((err as Error).message);
-}
+const caches = cacheSettingsOption(values['response-cache'], fail);
+const scenarioIds = scenarioIdsOption(values.scenarios, fail);
+if (!isDemoScale(values.scale)) fail(`unknown scale ${values.scale}`);
 const cacheDir = resolve(values.cache);
 const databaseUrl = serverUrl(values['database-url']);
 const log = progressLog('instructions');
@@ -190,7 +186,7 @@ async function main(): Promise<void> {
       rows.push(`| ${scenario.id} | ${scenario.urls.length} | ${cache} | ${counts.map(int).join(' | ')} | ${ratios.join(' | ')} |`);
     }
   }
-  for (const store of stores) if (!(values.reuse && builds[stores.indexOf(store)]!.exact)) await store.drop();
+  for (const [i, store] of stores.entries()) if (!(values.reuse && builds[i]!.exact)) await store.drop();
 
   const letters = builds.map((_, i) => String.fromCharCode(65 + i));
   const text = [

@@ -18,7 +18,7 @@
  * Use it beside bench/ab.ts, not instead.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, get } from 'node:http';
@@ -47,6 +47,8 @@ const HELP = `usage: npm run build && npx tsx bench/instructions.ts [options]
   --passes n                passes counted; their mean is reported (default 3)
   --name name               results name (default instructions)
   --reuse                   keep the ingested stores and reuse them next time
+  --keep-dumps dir          keep each counted pass's callgrind dump in dir, named
+                            <scenario>-<cache>-<build>-<pass>, for callgrind_annotate
   --database-url URL        server of the stores (default DATABASE_URL)
   --seed n, --cache dir, --out dir   as bench/ab.ts`;
 
@@ -61,6 +63,7 @@ const { values, fail } = benchArgs(HELP, {
   passes: { type: 'string', default: '3' },
   name: { type: 'string', default: 'instructions' },
   reuse: { type: 'boolean', default: false },
+  'keep-dumps': { type: 'string' },
 });
 
 const list = (text: string) => text.split(',').filter(Boolean);
@@ -77,6 +80,8 @@ const caches = cacheSettingsOption(values['response-cache'], fail);
 const scenarioIds = scenarioIdsOption(values.scenarios, fail);
 if (!isDemoScale(values.scale)) fail(`unknown scale ${values.scale}`);
 const cacheDir = resolve(values.cache);
+const keepDumps = values['keep-dumps'] === undefined ? undefined : resolve(values['keep-dumps']);
+if (keepDumps !== undefined) mkdirSync(keepDumps, { recursive: true });
 const databaseUrl = serverUrl(values['database-url']);
 const log = progressLog('instructions');
 for (const tool of ['valgrind', 'callgrind_control']) {
@@ -124,8 +129,8 @@ async function pass(base: string, urls: readonly string[], agent: Agent): Promis
   }
 }
 
-/** The instructions of one counted pass (callgrind's totals of the dump it writes). */
-async function countedPass(c: Counted, urls: readonly string[], agent: Agent): Promise<number> {
+/** The instructions of one counted pass (callgrind's totals of the dump it writes, kept as keepAs when given). */
+async function countedPass(c: Counted, urls: readonly string[], agent: Agent, keepAs?: string): Promise<number> {
   const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(c.server.pid)], { stdio: 'ignore' });
   control('-z');
   control('-i', 'on');
@@ -137,6 +142,7 @@ async function countedPass(c: Counted, urls: readonly string[], agent: Agent): P
   if (dump === undefined) throw new Error('callgrind wrote no dump');
   const totals = /^totals:\s+(\d+)/m.exec(readFileSync(join(c.dumps, dump), 'utf8'));
   if (!totals) throw new Error(`no totals in ${dump}`);
+  if (keepAs !== undefined) copyFileSync(join(c.dumps, dump), keepAs);
   return Number(totals[1]);
 }
 
@@ -173,7 +179,10 @@ async function main(): Promise<void> {
         try {
           for (let w = 0; w < warm; w++) await pass(c.server.url, scenario.urls, agent);
           const each: number[] = [];
-          for (let p = 0; p < passes; p++) each.push((await countedPass(c, scenario.urls, agent)) / scenario.urls.length);
+          for (let p = 0; p < passes; p++) {
+            const keepAs = keepDumps && join(keepDumps, `${scenario.id.replace('/', '-')}-${cache}-${build.id}-${p + 1}`);
+            each.push((await countedPass(c, scenario.urls, agent, keepAs)) / scenario.urls.length);
+          }
           counts.push(mean(each));
           log(`${scenario.id} cache ${cache} ${build.id}: ${each.map(int).join(', ')} instructions an answer`);
         } finally {

@@ -315,9 +315,10 @@ function edgesWriter(
   // Bare scalars are ASCII: latin1 decodes them at a byte a character.
   const kept = new KeptEdges((text) => written(text.toString(flat ? 'latin1' : 'utf8'))[0]!);
   return (page) => {
-    const texts = page.edgesText;
+    const text = page.edgesText;
+    if (typeof text === 'string') return text.length === 0 ? [empty] : [`[${written(text).join(',')}]`];
+    const texts = text.each;
     if (texts.length === 0) return [empty];
-    if (typeof texts === 'string') return [`[${written(texts).join(',')}]`];
     const edges: Buffer[] = new Array(texts.length);
     for (let i = 0; i < texts.length; i++) edges[i] = kept.of(texts[i]!);
     return ['[', edges, ']'];

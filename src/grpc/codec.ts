@@ -142,8 +142,8 @@ export class MethodCodec {
 
   /** The page's edges, each encoded: kept ones as kept, the others parsed from the page's text. */
   private edges(page: PageResult): Uint8Array[] {
-    const texts = page.edgesText;
-    if (typeof texts === 'string') return page.edges().map((edge) => this.edgeType.encode(edge as object).finish());
+    if (typeof page.edgesText === 'string') return page.edges().map((edge) => this.edgeType.encode(edge as object).finish());
+    const texts = page.edgesText.each;
     const edges = new Array<Uint8Array>(texts.length);
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i]!;

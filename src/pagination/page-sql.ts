@@ -3,7 +3,7 @@ import { keyCompare, sqlPlan, type PageRequest, type SqlPlan } from './page.js';
 import { parseVersions, type RowCache } from './row-cache.js';
 import type { SqlParams } from './sql-params.js';
 
-import { ItemResult, PageResult, type ChainHead, type EdgesText } from './result.js';
+import { EDGE_SEPARATOR, ItemResult, PageResult, type ChainHead, type EdgesText } from './result.js';
 
 /**
  * The rows of one page as an operation selects them: `sql` yields at most limit + 1 rows in
@@ -133,40 +133,25 @@ export class PageShapes {
 }
 
 /**
- * What joins two edges. A node holds it only inside a JSON string, where its quotes are escaped
- * (no message has a list of objects whose first field is `node`), so it finds edge boundaries.
- */
-const EDGE_SEPARATOR = ',{"node":';
-
-/** The joined edges split into one text per edge. */
-function splitEdges(edges: string): Buffer[] {
-  const texts: Buffer[] = [];
-  let from = 0;
-  for (let at = edges.indexOf(EDGE_SEPARATOR); at >= 0; at = edges.indexOf(EDGE_SEPARATOR, from)) {
-    texts.push(Buffer.from(edges.slice(from, at)));
-    from = at + 1;
-  }
-  if (edges.length > 0) texts.push(Buffer.from(edges.slice(from)));
-  return texts;
-}
-
-/**
  * The page from the rows fetched (limit + 1 at most, in display order): the row past the limit
- * (last in fetch order, so first in display order backwards) dropped, and pageInfo's flags from
- * whether it was there and whether a row lies on the other side of the cursor.
+ * (last in fetch order, so first in display order backwards) dropped from the store's text (kept
+ * edges come without it: see withinLimit), and pageInfo's flags from whether it was there and
+ * whether a row lies on the other side of the cursor.
  */
 function pageOf(sql: PageSql, fetched: EdgesText, count: number, otherSide: boolean, head: ChainHead | null): PageResult {
   const more = count > sql.limit;
   const [next, previous] = sql.backward ? [otherSide, more] : [more, otherSide];
   let edges = fetched;
-  if (more) {
-    if (typeof edges === 'string') {
-      edges = sql.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
-    } else {
-      edges = sql.backward ? edges.slice(1) : edges.slice(0, edges.length - 1);
-    }
+  if (more && typeof edges === 'string') {
+    edges = sql.backward ? edges.slice(edges.indexOf(EDGE_SEPARATOR) + 1) : edges.slice(0, edges.lastIndexOf(EDGE_SEPARATOR));
   }
   return new PageResult(sql.key, edges, next, previous, head);
+}
+
+/** The keys of the rows of the page, without the row past the limit (see pageOf). */
+function withinLimit<K>(sql: PageSql, keys: K[]): K[] {
+  if (keys.length <= sql.limit) return keys;
+  return sql.backward ? keys.slice(1) : keys.slice(0, sql.limit);
 }
 
 type PageRow = {
@@ -204,19 +189,14 @@ export async function readPage({ store, rows, until }: Reader, sql: PageSql, par
   if (sql.versionsText !== undefined && rows !== undefined) {
     const row = await store.queryRow<PageRow>(sql.versionsText, params.values, until);
     if (!row) throw new Error('a page statement returned no row');
-    const edges = rows.get(rowKeys(row));
-    if (edges) return pageOf(sql, edges, edges.length, row.other_side!, headOf(row));
+    const keys = rowKeys(row);
+    const edges = rows.get(withinLimit(sql, keys));
+    if (edges) return pageOf(sql, edges, keys.length, row.other_side!, headOf(row));
   }
   const row = await store.queryRow<PageRow>(sql.text, params.values, until);
   if (!row) throw new Error('a page statement returned no row');
   const edges = row.edges ?? '';
-  if (rows !== undefined && row.versions) {
-    const keys = rowKeys(row);
-    const texts = splitEdges(edges);
-    // A node never holds the separator outside a string (see EDGE_SEPARATOR); if the counts
-    // disagree anyway, nothing is kept rather than a text under another row's key.
-    if (texts.length === keys.length) for (const [i, k] of keys.entries()) rows.set(k, texts[i]!);
-  }
+  if (rows !== undefined && row.versions) rows.keepPage(rowKeys(row), edges);
   return pageOf(sql, edges, row.edge_count!, row.other_side!, headOf(row));
 }
 

@@ -14,11 +14,28 @@ export interface ChainHead {
   time: string;
 }
 
+/** A page's edges kept by the row cache (RowCache.get), in display order. */
+export interface KeptEdges {
+  /** Each edge's text. */
+  readonly each: readonly Buffer[];
+  /** The same bytes in runs of adjacent edges (their commas inside), to be joined by commas: copied a run at a time. */
+  readonly runs: readonly Buffer[];
+}
+
+/** Edges given one text each: each its own run. */
+export const keptEdges = (each: readonly Buffer[]): KeptEdges => ({ each, runs: each });
+
 /**
  * A page's edges as JSON text (`{"node":…,"cursor":"…"}` each), in display order: joined by
- * commas as one string (from the store), or one Buffer each (kept by the row cache).
+ * commas as one string (from the store), or kept by the row cache.
  */
-export type EdgesText = string | readonly Buffer[];
+export type EdgesText = string | KeptEdges;
+
+/**
+ * What joins two edges. A node holds it only inside a JSON string, where its quotes are escaped
+ * (no message has a list of objects whose first field is `node`), so it finds edge boundaries.
+ */
+export const EDGE_SEPARATOR = ',{"node":';
 
 const CURSOR_KEY = '"cursor":"';
 const QUOTE = 0x22;
@@ -37,9 +54,12 @@ function cursorOf(edge: Buffer): string {
 
 /** The first and last cursors of the edges, '' when there are none. */
 function endCursors(edges: EdgesText): [string, string] {
-  if (typeof edges !== 'string') return edges.length === 0 ? ['', ''] : [cursorOf(edges[0]!), cursorOf(edges[edges.length - 1]!)];
+  if (typeof edges !== 'string') {
+    const { each } = edges;
+    return each.length === 0 ? ['', ''] : [cursorOf(each[0]!), cursorOf(each[each.length - 1]!)];
+  }
   if (edges.length === 0) return ['', ''];
-  const firstEnd = edges.indexOf(',{"node":');
+  const firstEnd = edges.indexOf(EDGE_SEPARATOR);
   return [cursorBefore(edges, firstEnd < 0 ? edges.length : firstEnd), cursorBefore(edges, edges.length)];
 }
 
@@ -62,7 +82,7 @@ export class PageResult<Node = unknown> {
   /** The edges as values (the nodes' proto3 JSON), parsed on first use. */
   edges(): Edge<Node>[] {
     if (this.parsed === undefined) {
-      const text = typeof this.edgesText === 'string' ? this.edgesText : this.edgesText.join(',');
+      const text = typeof this.edgesText === 'string' ? this.edgesText : this.edgesText.each.join(',');
       this.parsed = JSON.parse(`[${text}]`) as Edge<Node>[];
     }
     return this.parsed;
@@ -85,13 +105,15 @@ export class PageResult<Node = unknown> {
       body.write(tail, at, 'latin1');
       return body;
     }
-    let size = head.length + tail.length + Math.max(0, edges.length - 1);
-    for (const edge of edges) size += edge.length;
+    const { runs } = edges;
+    let size = head.length + tail.length + Math.max(0, runs.length - 1);
+    for (const run of runs) size += run.length;
     const body = Buffer.allocUnsafe(size);
     let at = body.write(head, 0, 'latin1');
-    for (let i = 0; i < edges.length; i++) {
+    for (let i = 0; i < runs.length; i++) {
       if (i > 0) body[at++] = COMMA;
-      at += edges[i]!.copy(body, at);
+      body.set(runs[i]!, at);
+      at += runs[i]!.length;
     }
     body.write(tail, at, 'latin1');
     return body;

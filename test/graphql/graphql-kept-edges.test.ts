@@ -11,7 +11,7 @@ import { compile, writeAnswer } from '../../src/graphql/compiled.js';
 import { resolveRoot } from '../../src/graphql/execute.js';
 import { ROOT_FIELDS } from '../../src/graphql/roots.js';
 import { localSchema } from '../../src/graphql/schema.js';
-import { PageResult } from '../../src/pagination/result.js';
+import { keptEdges, PageResult } from '../../src/pagination/result.js';
 
 const schema = localSchema(ROOT_FIELDS, resolveRoot);
 
@@ -26,7 +26,7 @@ const referralSet = (id: string, members: string, updatedAt: string) =>
   `{"node":{"id":"${id}","referrer":"${'b'.repeat(64)}","createdAt":"1700000000123456789","updatedAt":"${updatedAt}","totalMembers":"${members}"},"cursor":"${Buffer.from(id).toString('base64')}"}`;
 
 const page = (edges: string[] | Buffer[]) =>
-  new PageResult('referralSets', typeof edges[0] === 'string' ? edges.join(',') : (edges as Buffer[]), true, false, null);
+  new PageResult('referralSets', typeof edges[0] === 'string' ? edges.join(',') : keptEdges(edges as Buffer[]), true, false, null);
 
 test('kept edges answer as the store text does, and a new text is written afresh', () => {
   const query = '{ referralSets { edges { node { id totalMembers updatedAt __typename } cursor } pageInfo { startCursor hasNextPage } } }';

@@ -11,7 +11,7 @@ import type { MessageDef, Scalar } from '../../src/contract/message.js';
 import { MethodCodec } from '../../src/grpc/codec.js';
 import { METHODS } from '../../src/grpc/methods.js';
 import type { PageResponse } from '../../src/operations/operation.js';
-import { PageResult } from '../../src/pagination/result.js';
+import { keptEdges, PageResult } from '../../src/pagination/result.js';
 import { PROTO_DIR } from '../helpers/grpc.js';
 
 const root = new protobuf.Root();
@@ -47,13 +47,7 @@ for (const method of METHODS.filter((m) => m.operation.response.kind === 'page')
       const edges = Array.from({ length: count }, (_, i) => JSON.stringify({ node: node(response.node, i), cursor: `c${i}=` }));
       const pages = [
         new PageResult(response.key, edges.join(','), count > 1, false, null),
-        new PageResult(
-          response.key,
-          edges.map((e) => Buffer.from(e)),
-          false,
-          true,
-          null,
-        ),
+        new PageResult(response.key, keptEdges(edges.map((e) => Buffer.from(e))), false, true, null),
       ];
       for (const page of pages) {
         const expected = responseType.encode({ [response.key]: { edges: page.edges(), pageInfo: page.pageInfo } }).finish();

@@ -29,23 +29,43 @@ before(async () => {
   assert.equal(res.code, 0, res.stderr);
 });
 
-test('the row cache keeps what its bound allows, the oldest texts going first', () => {
-  const text = (n: number) => Buffer.alloc(100, n);
-  // An entry costs 100 bytes and an overhead of 120: 1,000 bytes hold 4 of them.
+test('the row cache keeps fetched pages as they came, joins adjacent rows in runs, and counts a page while a row of it is kept', () => {
+  const edge = (n: number) => `{"node":{"n":${n}},"cursor":"c${n}"}`;
+  const edges = (...ns: number[]) => ns.map(edge).join(',');
+  const got = (cache: RowCache, keys: number[]) => {
+    const kept = cache.get(keys);
+    return kept && { each: kept.each.map(String), runs: kept.runs.map(String) };
+  };
+  // An entry costs an overhead of 120 bytes, and a fetched page its text's bytes.
   const cache = new RowCache(1000);
-  for (let v = 1; v <= 4; v++) cache.set(v, text(v));
-  assert.deepEqual(cache.get([4, 1, 2, 3]), [text(4), text(1), text(2), text(3)]);
-  assert.equal(cache.bytes, 880);
-  cache.set(5, text(5));
-  cache.set(6, text(6));
-  assert.equal(cache.get([1]), null);
-  assert.equal(cache.get([2, 3]), null);
-  assert.deepEqual(cache.get([3, 4, 5, 6]), [text(3), text(4), text(5), text(6)]);
-  assert.equal(cache.bytes, 880);
-  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 2, misses: 2 });
+  cache.keepPage([1, 2, 3], edges(1, 2, 3));
+  assert.equal(cache.bytes, 92 + 3 * 120);
+  assert.deepEqual(got(cache, [1, 2, 3]), { each: [edge(1), edge(2), edge(3)], runs: [edges(1, 2, 3)] });
+  assert.deepEqual(got(cache, [2, 3]), { each: [edge(2), edge(3)], runs: [edges(2, 3)] });
+  assert.deepEqual(got(cache, [3, 1]), { each: [edge(3), edge(1)], runs: [edge(3), edge(1)] });
+  assert.deepEqual(got(cache, [1, 3]), { each: [edge(1), edge(3)], runs: [edge(1), edge(3)] });
+  // A row fetched again is re-pointed to its new page; the old page counts while it keeps rows.
+  cache.keepPage([3, 4], edges(3, 4));
+  assert.equal(cache.bytes, 92 + 61 + 4 * 120);
+  assert.deepEqual(got(cache, [1, 2, 3, 4]), { each: [edge(1), edge(2), edge(3), edge(4)], runs: [edges(1, 2), edges(3, 4)] });
+  // Edges that are not one per key: nothing kept.
+  cache.keepPage([5, 6], edges(5));
+  cache.keepPage([5], edges(5, 6));
+  assert.equal(got(cache, [5]), null);
+  assert.equal(cache.bytes, 92 + 61 + 4 * 120);
+  // Past the bound the oldest rows go, and a page's bytes with its last row.
+  cache.keepPage([7, 8, 9], edges(7, 8, 9));
+  assert.equal(got(cache, [1]), null);
+  assert.equal(cache.bytes, 92 + 61 + 92 + 6 * 120);
+  assert.deepEqual(got(cache, [2, 3, 4]), { each: [edge(2), edge(3), edge(4)], runs: [edge(2), edges(3, 4)] });
+  cache.keepPage([10], edges(10));
+  assert.equal(got(cache, [2]), null);
+  assert.equal(cache.bytes, 61 + 92 + 32 + 6 * 120);
+  assert.deepEqual(got(cache, [7, 8, 9, 10]), { each: [edge(7), edge(8), edge(9), edge(10)], runs: [edges(7, 8, 9), edge(10)] });
+  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 7, misses: 3 });
   // The chain went back: nothing kept is the answer of those versions any more.
   cache.clear();
-  assert.equal(cache.get([6]), null);
+  assert.equal(got(cache, [10]), null);
   assert.equal(cache.bytes, 0);
   assert.deepEqual(parseVersions('7,1234567890123,0'), [7, 1234567890123, 0]);
   assert.deepEqual(parseVersions(null), []);

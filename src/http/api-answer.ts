@@ -6,6 +6,7 @@ import type { Store } from '../db/store.js';
 import { failureOf } from '../operations/failure.js';
 import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
+import { answerBodies } from './body-pool.js';
 import { sendsGzip } from './compression.js';
 import { cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
 import type { Until } from '../db/store.js';
@@ -81,9 +82,16 @@ export function isPrettyUrl(url: string): boolean {
 /**
  * The operation's answer to a request URL: the query parsed by the gateway's rules into the
  * operation's request (path parameters set their fields), and its result as the response
- * message's JSON (?pretty indents it).
+ * message's JSON (?pretty indents it), its body from the pool when this request alone sends it.
  */
-async function compute(a: ApiAnswers, route: Route, url: string, path: Record<string, string>, until: Until): Promise<Answer> {
+async function compute(
+  a: ApiAnswers,
+  route: Route,
+  url: string,
+  path: Record<string, string>,
+  until: Until,
+  exclusive: boolean,
+): Promise<Answer> {
   const op = route.operation;
   let request: RequestOf<AnyOperation['fields']> = path;
   let pretty: boolean;
@@ -97,7 +105,7 @@ async function compute(a: ApiAnswers, route: Route, url: string, path: Record<st
     pretty = isPretty(query);
   }
   const result = await op.run({ store: a.store, rows: a.rows, until }, request);
-  const body = result.responseJson();
+  const body = result.responseJson(exclusive ? answerBodies.alloc : undefined);
   return { body: pretty ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
 }
 
@@ -125,7 +133,7 @@ export async function answerApi(
   }
   try {
     const answer = await withDeadline(
-      (until) => a.cache.answer(url, op.reads, (u) => compute(a, route, url, path, u), until),
+      (until) => a.cache.answer(url, op.reads, (u, exclusive) => compute(a, route, url, path, u, exclusive), until),
       timeoutMsOf(a.limits.requestTimeoutMs),
     );
     const stamp = a.cache.stampOfAnswer(op.reads, answer);

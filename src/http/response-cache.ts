@@ -185,17 +185,19 @@ export class ResponseCache {
    * given up at the deadline `until` of the request that started it (compute(undefined)): it ends
    * by statement_timeout. The key may be given as the function that makes it, called only when
    * the cache is used (GraphQL's, a JSON text, was 2 µs of an answer's CPU with the cache off).
+   * compute is told when its answer goes to this request alone (`exclusive`: neither kept nor
+   * shared), whose body may then be reused once it is sent (see BodyPool).
    */
   answer(
     key: string | (() => string),
     sources: readonly AnswerSource[],
-    compute: (until: Until) => Promise<Answer>,
+    compute: (until: Until, exclusive: boolean) => Promise<Answer>,
     until?: Until,
   ): Promise<Answer> {
     const state = this.state;
     if (this.maxBytes <= 0 || state === null) {
       this.observe('bypass');
-      return compute(until);
+      return compute(until, true);
     }
     const url = typeof key === 'string' ? key : key();
     const counted = this.doorkeeper?.keyOf(url) ?? 0;
@@ -216,7 +218,7 @@ export class ResponseCache {
       // registry looked up: only the requests after a URL's first are ever in it.)
       this.observe('miss');
       this.observe('not-admitted-new');
-      return compute(until);
+      return compute(until, true);
     }
     // Keyed by the versions too: a request arriving after a block that changed its models must
     // not join one that began before it.
@@ -227,7 +229,7 @@ export class ResponseCache {
       return flight;
     }
     this.observe('miss');
-    const computing = compute(undefined).then((answer) => this.keep(url, counted, sources, answer) ?? answer);
+    const computing = compute(undefined, false).then((answer) => this.keep(url, counted, sources, answer) ?? answer);
     this.inflight.set(flightKey, computing);
     const done = () => {
       if (this.inflight.get(flightKey) === computing) this.inflight.delete(flightKey);

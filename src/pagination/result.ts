@@ -90,16 +90,16 @@ export class PageResult<Node = unknown> {
 
   /**
    * The response message as JSON, `{"<key>":{"edges":[…],"pageInfo":{…}}}`, written straight
-   * into one Buffer: joining strings first would copy the whole page once more.
+   * into one Buffer (from `alloc`): joining strings first would copy the whole page once more.
    */
-  responseJson(): Buffer {
+  responseJson(alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
     const { hasNextPage, hasPreviousPage, startCursor, endCursor } = this.pageInfo;
     // The head and tail are ASCII (a field name, flags and base64 cursors): a character a byte.
     const head = `{"${this.key}":{"edges":[`;
     const tail = `],"pageInfo":{"hasNextPage":${hasNextPage},"hasPreviousPage":${hasPreviousPage},"startCursor":"${startCursor}","endCursor":"${endCursor}"}}}`;
     const edges = this.edgesText;
     if (typeof edges === 'string') {
-      const body = Buffer.allocUnsafe(head.length + Buffer.byteLength(edges) + tail.length);
+      const body = alloc(head.length + Buffer.byteLength(edges) + tail.length);
       let at = body.write(head, 0, 'latin1');
       at += body.write(edges, at);
       body.write(tail, at, 'latin1');
@@ -108,7 +108,7 @@ export class PageResult<Node = unknown> {
     const { runs } = edges;
     let size = head.length + tail.length + Math.max(0, runs.length - 1);
     for (const run of runs) size += run.length;
-    const body = Buffer.allocUnsafe(size);
+    const body = alloc(size);
     let at = body.write(head, 0, 'latin1');
     for (let i = 0; i < runs.length; i++) {
       if (i > 0) body[at++] = COMMA;

@@ -9,7 +9,9 @@
  * answered from kept rows, and that changed rows were asked of the store.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -70,6 +72,35 @@ test('the row cache keeps fetched pages as they came, joins adjacent rows in run
   assert.deepEqual(parseVersions('7,1234567890123,0'), [7, 1234567890123, 0]);
   assert.deepEqual(parseVersions(null), []);
 });
+
+/**
+ * The bodies of GETs of `paths` sent on one connection without waiting for the answers (HTTP/1.1
+ * pipelining), none read until `meanwhile` has run; in order, each checked to be a 200.
+ */
+async function pipelined(base: string, paths: string[], meanwhile: () => Promise<void>): Promise<string[]> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.pause();
+  socket.write(paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: ${hostname}\r\nAccept-Encoding: identity\r\n\r\n`).join(''));
+  await meanwhile();
+  const bodies: string[] = [];
+  let pending = Buffer.alloc(0);
+  for await (const chunk of socket) {
+    pending = Buffer.concat([pending, chunk as Buffer]);
+    for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+      const head = pending.toString('latin1', 0, end);
+      assert.match(head, /^HTTP\/1\.1 200 /);
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1]);
+      if (pending.length < end + 4 + length) break;
+      bodies.push(pending.toString('utf8', end + 4, end + 4 + length));
+      pending = pending.subarray(end + 4 + length);
+    }
+    if (bodies.length === paths.length) break;
+  }
+  socket.destroy();
+  return bodies;
+}
 
 async function rowCachePages(url: string): Promise<{ hit: number; miss: number }> {
   const text = (await get(`${url}/metrics`)).text;
@@ -217,6 +248,38 @@ for (const kind of STORE_KINDS) {
         'the last payout made a summary (the demo pays no realised return)',
       );
       assert.deepEqual(await rowCachePages(plain.url), { hit: 0, miss: 0 }, 'no rows kept with --row-cache-mb 0');
+    });
+
+    test('pages asked all at once, their bodies reused from one answer to the next (BodyPool), are each their own', {
+      timeout: 120_000,
+    }, async () => {
+      assert.ok(followers, 'the followers of the test before');
+      const { a: rows, b: plain } = followers;
+      // Pages of up to 1,000 summaries after and before every 97th one: bodies of 0.03 to 0.46 MB.
+      const SUMMARIES = '/api/v2/rewards/epoch/summaries';
+      const urls = [SUMMARIES];
+      for (const [, answer] of await walk(plain.url, SUMMARIES, 'summaries', 97)) {
+        const { startCursor, endCursor } = (answer.body as { summaries: Page }).summaries.pageInfo;
+        urls.push(`${SUMMARIES}?pagination.after=${encodeURIComponent(endCursor)}`);
+        urls.push(`${SUMMARIES}?pagination.last=1000&pagination.before=${encodeURIComponent(startCursor)}`);
+      }
+      const truth = new Map<string, string>();
+      for (const url of urls) truth.set(url, (await get(plain.url + url)).text);
+      const pooled = [...truth.values()].filter((body) => Buffer.byteLength(body) >= 64 * 1024).length;
+      assert.ok(pooled >= 10, `${pooled} of ${urls.length} bodies large enough to be pooled`);
+      const atOnce = async (server: string) => {
+        for (let round = 0; round < 3; round++) {
+          const answers = await Promise.all(urls.map((url) => get(server + url)));
+          for (const [i, answer] of answers.entries()) assert.equal(answer.text, truth.get(urls[i]!), urls[i]);
+        }
+      };
+      for (const server of [rows, plain]) {
+        // A client that reads nothing for a while: the bodies the server could not write yet wait
+        // in it, while the other answers reuse every body that came back.
+        const slow = [...urls, ...urls, ...urls];
+        const bodies = await pipelined(server.url, slow, () => atOnce(server.url));
+        for (const [i, body] of bodies.entries()) assert.equal(body, truth.get(slow[i]!), `${slow[i]}, read late`);
+      }
     });
   });
 }

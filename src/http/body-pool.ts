@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /**
  * Large answer bodies reused instead of allocated afresh. A 1,000-row page's body is 0.44 MB:
  * allocated for every answer, the allocator handed the memory back to the kernel and the next
@@ -52,3 +54,12 @@ export class BodyPool {
 
 /** The process's pool of answer bodies: a few 1,000-row pages in flight at once, or one big team's. */
 export const answerBodies = new BodyPool(16 * 2 ** 20);
+
+/**
+ * Gives `body` back to the pool (if it is the pool's) once `res` has finished: written to the
+ * socket, and anything made of it (a compressed copy) too. A response that never finishes (its
+ * client gone) leaves its body to the garbage collector.
+ */
+export function releaseWhenSent(res: ServerResponse, body: Buffer): void {
+  if (answerBodies.owns(body)) res.once('finish', () => answerBodies.release(body));
+}

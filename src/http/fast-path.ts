@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../contract/errors.js';
 import { type ApiAnswers, type ApiReply, answerApi, errorReply, type RequestLogger } from './api-answer.js';
-import { answerBodies } from './body-pool.js';
+import { releaseWhenSent } from './body-pool.js';
 import { acceptedEncoding } from './compression.js';
 import type { GraphqlGet } from '../graphql/http.js';
 import type { Route } from './routes.js';
@@ -88,8 +88,7 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     if (reply.status !== 304) sent.push('content-length', String(reply.body.length));
     res.writeHead(reply.status, sent);
     res.end(reply.body);
-    // Written to the socket once finished: its body can then serve another answer.
-    if (answerBodies.owns(reply.body)) res.once('finish', () => answerBodies.release(reply.body));
+    releaseWhenSent(res, reply.body);
   };
   return (req, res) => {
     const url = req.url ?? '';

@@ -15,6 +15,7 @@ import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { operationLabel } from './operation-label.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
+import { releaseWhenSent } from './body-pool.js';
 import { apiFastPath, type FastPathOptions, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
@@ -107,6 +108,7 @@ const CORS_ORIGIN = '*';
 
 /** Sends a reply made for either path (see answerApi); a 304 without a body, so that Fastify sends no length. */
 function sendReply(reply: FastifyReply, r: ApiReply): FastifyReply {
+  releaseWhenSent(reply.raw, r.body);
   return reply
     .code(r.status)
     .headers(r.headers)

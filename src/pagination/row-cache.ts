@@ -56,8 +56,8 @@ export class RowCache {
   get(keys: readonly (number | string)[]): KeptEdges | null {
     const each = new Array<Buffer>(keys.length);
     const runs: Buffer[] = [];
-    let page: Fetched | undefined;
-    let start = 0;
+    // The run so far: from its first row's text to `end` in that row's fetched page.
+    let first: Kept | undefined;
     let end = 0;
     for (let i = 0; i < keys.length; i++) {
       const kept = this.texts.get(keys[i]!);
@@ -67,13 +67,14 @@ export class RowCache {
       }
       each[i] = kept.text;
       // The next row of the same fetched page, after the comma: the run goes on.
-      if (kept.page === page && kept.start === end + 1) end = kept.end;
+      if (kept.page === first?.page && kept.start === end + 1) end = kept.end;
       else {
-        if (page !== undefined) runs.push(page.bytes.subarray(start, end));
-        ({ page, start, end } = kept);
+        if (first !== undefined) runs.push(runOf(first, end));
+        first = kept;
+        end = kept.end;
       }
     }
-    if (page !== undefined) runs.push(page.bytes.subarray(start, end));
+    if (first !== undefined) runs.push(runOf(first, end));
     this.hits++;
     return { each, runs };
   }
@@ -135,6 +136,11 @@ export class RowCache {
   get bytes(): number {
     return this.size;
   }
+}
+
+/** The bytes of a run from `first`'s text to `end`: a row alone is its own text (no new Buffer). */
+function runOf(first: Kept, end: number): Buffer {
+  return end === first.end ? first.text : first.page.bytes.subarray(first.start, end);
 }
 
 /** The versions of a page statement (`12,345,6789`), without making a string of each. */

@@ -10,13 +10,13 @@ import { EDGE_SEPARATOR, type KeptEdges } from './result.js';
  * rows make the page, at which head; only text already seen is reused, so no answer can be
  * staler than the store's.
  *
- * The rows a page statement fetched are kept as they came, one Buffer of the page's edges joined
- * by commas, each row's text a slice of it (re-pointed there if it was kept already). A page of
- * kept rows is then a few runs of adjacent slices, each copied at once, rather than a copy per row:
- * copying 1,000 texts one by one took longer than the rest of a 1,000-row page's answer in Node.
+ * The rows a page statement fetched that were not kept yet are kept as they came, one Buffer of
+ * their edges joined by commas, each row's text a slice of it. A page of kept rows is then a few
+ * runs of adjacent slices, each copied at once, rather than a copy per row: copying 1,000 texts
+ * one by one took longer than the rest of a 1,000-row page's answer in Node.
  *
- * Bounded by bytes, the texts kept longest going first: the bytes of a fetched page count while
- * any of its rows is kept. Not least recently used: a hit then costs a lookup only, and a
+ * Bounded by bytes, the texts kept longest going first: the rows kept together are kept and go
+ * together, and their Buffer counts while any of them is kept. Not least recently used: a hit then costs a lookup only, and a
  * 1,000-row page does 1,000 of them. The texts of the rows of a chain fit the default bound
  * (mainnet's demo chain: 41 MB), and a text whose row changed is never asked again, so it is
  * those that age out.
@@ -80,31 +80,28 @@ export class RowCache {
   }
 
   /**
-   * Keeps the rows of a fetched page: `edges` their texts joined by commas, in the order of
-   * `keys`. Nothing is kept when the count of edges is not that of the keys (it cannot be, see
-   * EDGE_SEPARATOR, but a text must never be kept under another row's key).
+   * Keeps the rows of a fetched page that are not kept yet: `edges` the page's texts joined by
+   * commas, in the order of `keys`. Nothing is kept when the count of edges is not that of the
+   * keys (it cannot be, see EDGE_SEPARATOR, but a text must never be kept under another row's key).
    */
   keepPage(keys: readonly (number | string)[], edges: string): void {
-    const bytes = Buffer.from(edges);
-    const bounds: number[] = [];
-    for (let from = 0; bounds.length < 2 * keys.length; ) {
-      const at = bytes.indexOf(EDGE_SEPARATOR, from);
-      bounds.push(from, at < 0 ? bytes.length : at);
-      if (at < 0) break;
-      from = at + 1;
-    }
-    if (bounds.length !== 2 * keys.length || bounds[bounds.length - 1] !== bytes.length) return;
-    const page: Fetched = { bytes, kept: 0 };
-    this.size += bytes.length;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const old = this.texts.get(key);
-      if (old !== undefined) this.forget(key, old);
-      const start = bounds[2 * i]!;
-      const end = bounds[2 * i + 1]!;
-      this.texts.set(key, { text: bytes.subarray(start, end), page, start, end });
-      page.kept++;
-      this.size += ENTRY_OVERHEAD;
+    const bounds = edgeBounds(edges, keys.length);
+    if (bounds === undefined) return;
+    const fresh: number[] = [];
+    for (let i = 0; i < keys.length; i++) if (!this.texts.has(keys[i]!)) fresh.push(i);
+    if (fresh.length === 0) return;
+    // The new rows' texts in one Buffer, in the page's order: a row kept before stays where it
+    // is, so that no fetched page is held for a few rows and the bound counts what is held.
+    const text = fresh.length === keys.length ? edges : fresh.map((i) => edges.slice(bounds[2 * i], bounds[2 * i + 1])).join(',');
+    const bytes = Buffer.from(text);
+    const page: Fetched = { bytes, kept: fresh.length };
+    this.size += bytes.length + fresh.length * ENTRY_OVERHEAD;
+    let start = 0;
+    for (const i of fresh) {
+      const at = bytes.indexOf(EDGE_SEPARATOR, start);
+      const end = at < 0 ? bytes.length : at;
+      this.texts.set(keys[i]!, { text: bytes.subarray(start, end), page, start, end });
+      start = end + 1;
     }
     if (this.size > this.maxBytes) this.evict();
   }
@@ -136,6 +133,18 @@ export class RowCache {
   get bytes(): number {
     return this.size;
   }
+}
+
+/** Where each of the `count` edges of `edges` begins and ends (pairs); undefined when it holds another count. */
+function edgeBounds(edges: string, count: number): number[] | undefined {
+  const bounds: number[] = [];
+  for (let from = 0; bounds.length < 2 * count; ) {
+    const at = edges.indexOf(EDGE_SEPARATOR, from);
+    bounds.push(from, at < 0 ? edges.length : at);
+    if (at < 0) break;
+    from = at + 1;
+  }
+  return bounds.length === 2 * count && bounds[bounds.length - 1] === edges.length ? bounds : undefined;
 }
 
 /** The bytes of a run from `first`'s text to `end`: a row alone is its own text (no new Buffer). */

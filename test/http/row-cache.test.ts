@@ -31,40 +31,47 @@ before(async () => {
   assert.equal(res.code, 0, res.stderr);
 });
 
-test('the row cache keeps fetched pages as they came, joins adjacent rows in runs, and counts a page while a row of it is kept', () => {
+test('the row cache keeps the new rows of a fetched page together, joins adjacent rows in runs, and counts their bytes while one is kept', () => {
   const edge = (n: number) => `{"node":{"n":${n}},"cursor":"c${n}"}`;
   const edges = (...ns: number[]) => ns.map(edge).join(',');
   const got = (cache: RowCache, keys: number[]) => {
     const kept = cache.get(keys);
     return kept && { each: kept.each.map(String), runs: kept.runs.map(String) };
   };
-  // An entry costs an overhead of 120 bytes, and a fetched page its text's bytes.
-  const cache = new RowCache(1000);
+  // An entry costs an overhead of 120 bytes, and the rows kept together their texts' bytes.
+  const cache = new RowCache(900);
   cache.keepPage([1, 2, 3], edges(1, 2, 3));
   assert.equal(cache.bytes, 92 + 3 * 120);
   assert.deepEqual(got(cache, [1, 2, 3]), { each: [edge(1), edge(2), edge(3)], runs: [edges(1, 2, 3)] });
   assert.deepEqual(got(cache, [2, 3]), { each: [edge(2), edge(3)], runs: [edges(2, 3)] });
   assert.deepEqual(got(cache, [3, 1]), { each: [edge(3), edge(1)], runs: [edge(3), edge(1)] });
   assert.deepEqual(got(cache, [1, 3]), { each: [edge(1), edge(3)], runs: [edge(1), edge(3)] });
-  // A row fetched again is re-pointed to its new page; the old page counts while it keeps rows.
-  cache.keepPage([3, 4], edges(3, 4));
-  assert.equal(cache.bytes, 92 + 61 + 4 * 120);
-  assert.deepEqual(got(cache, [1, 2, 3, 4]), { each: [edge(1), edge(2), edge(3), edge(4)], runs: [edges(1, 2), edges(3, 4)] });
+  // A row kept before stays where it is; the new ones are kept together.
+  cache.keepPage([3, 4, 5], edges(3, 4, 5));
+  assert.equal(cache.bytes, 92 + 61 + 5 * 120);
+  assert.deepEqual(got(cache, [1, 2, 3, 4, 5]), {
+    each: [edge(1), edge(2), edge(3), edge(4), edge(5)],
+    runs: [edges(1, 2, 3), edges(4, 5)],
+  });
   // Edges that are not one per key: nothing kept.
-  cache.keepPage([5, 6], edges(5));
-  cache.keepPage([5], edges(5, 6));
-  assert.equal(got(cache, [5]), null);
-  assert.equal(cache.bytes, 92 + 61 + 4 * 120);
-  // Past the bound the oldest rows go, and a page's bytes with its last row.
-  cache.keepPage([7, 8, 9], edges(7, 8, 9));
+  cache.keepPage([6, 7], edges(6));
+  cache.keepPage([6], edges(6, 7));
+  assert.equal(got(cache, [6]), null);
+  assert.equal(cache.bytes, 92 + 61 + 5 * 120);
+  // Past the bound the oldest rows go, and the bytes of rows kept together with the last of them.
+  cache.keepPage([8], edges(8));
   assert.equal(got(cache, [1]), null);
-  assert.equal(cache.bytes, 92 + 61 + 92 + 6 * 120);
-  assert.deepEqual(got(cache, [2, 3, 4]), { each: [edge(2), edge(3), edge(4)], runs: [edge(2), edges(3, 4)] });
-  cache.keepPage([10], edges(10));
+  assert.equal(cache.bytes, 92 + 61 + 30 + 5 * 120);
+  assert.deepEqual(got(cache, [2, 3, 4]), { each: [edge(2), edge(3), edge(4)], runs: [edges(2, 3), edge(4)] });
+  cache.keepPage([9, 10], edges(9, 10));
   assert.equal(got(cache, [2]), null);
-  assert.equal(cache.bytes, 61 + 92 + 32 + 6 * 120);
-  assert.deepEqual(got(cache, [7, 8, 9, 10]), { each: [edge(7), edge(8), edge(9), edge(10)], runs: [edges(7, 8, 9), edge(10)] });
-  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 7, misses: 3 });
+  assert.equal(got(cache, [3]), null);
+  assert.equal(cache.bytes, 61 + 30 + 63 + 5 * 120);
+  assert.deepEqual(got(cache, [4, 5, 8, 9, 10]), {
+    each: [edge(4), edge(5), edge(8), edge(9), edge(10)],
+    runs: [edges(4, 5), edge(8), edges(9, 10)],
+  });
+  assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 7, misses: 4 });
   // The chain went back: nothing kept is the answer of those versions any more.
   cache.clear();
   assert.equal(got(cache, [10]), null);

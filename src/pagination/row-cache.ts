@@ -16,10 +16,10 @@ import { EDGE_SEPARATOR, type KeptEdges } from './result.js';
  * one by one took longer than the rest of a 1,000-row page's answer in Node.
  *
  * Bounded by bytes, the texts kept longest going first: the rows kept together are kept and go
- * together, and their Buffer counts while any of them is kept. Not least recently used: a hit then costs a lookup only, and a
- * 1,000-row page does 1,000 of them. The texts of the rows of a chain fit the default bound
- * (mainnet's demo chain: 41 MB), and a text whose row changed is never asked again, so it is
- * those that age out.
+ * together, and their Buffer counts while any of them is kept. Not least recently used: a hit
+ * then costs a lookup only, and a 1,000-row page does 1,000 of them. The texts of the rows of a
+ * chain fit the default bound (mainnet's demo chain: 41 MB), and a text whose row changed is
+ * never asked again, so it is those that age out.
  */
 /** The bound unless set (`--row-cache-mb`); see the class. */
 export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;

@@ -21,7 +21,7 @@ import { SETTINGS } from '../src/config.js';
 import { isDemoScale } from '../src/demo/scales.js';
 import { createPgCluster, createStandby, type PgCluster } from '../scripts/pg-cluster.js';
 import { type Build, resolveBuild } from './builds.js';
-import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
+import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, list, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad, wrkInstalled, type LoadResult } from './load.js';
@@ -99,7 +99,6 @@ const { values, fail } = benchArgs(HELP, {
   reuse: { type: 'boolean', default: false },
 });
 
-const list = (text: string) => text.split(',').filter(Boolean);
 /** Whole numbers of a comma-separated option, each at least `min`. */
 const integers = (option: keyof typeof values, min: number): number[] => {
   const ns = list(String(values[option])).map(Number);

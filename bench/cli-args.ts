@@ -96,7 +96,8 @@ export function numberOption<V extends Record<string, unknown>>(values: V, fail:
   };
 }
 
-const list = (text: string) => text.split(',').filter(Boolean);
+/** The values of a comma-separated option, empty ones left out. */
+export const list = (text: string): string[] => text.split(',').filter(Boolean);
 
 /** --response-cache: off, on or both (in the order given). */
 export function cacheSettingsOption(text: string, fail: (message: string) => never): string[] {

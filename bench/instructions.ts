@@ -2,7 +2,8 @@
  * Instructions per answer: builds compared by what they execute, not by how fast a shared machine
  * lets them run. req/s and even CPU time per answer move by a third from one minute to the next
  * on a busy 2-core machine (the same build measured twice in a row: 57 and 107 µs an answer);
- * an instruction count hardly does, unless the machine is overloaded (see bench/README.md). `npm run build && npx tsx bench/instructions.ts --help`.
+ * an instruction count hardly does, unless the machine is overloaded (see bench/README.md).
+ * `npm run build && npx tsx bench/instructions.ts --help`.
  *
  * Each build ingests the demo chain into a PostgreSQL database of its own (reused with --reuse,
  * as bench/ab.ts does), then serves it under valgrind's callgrind, which counts the instructions
@@ -11,8 +12,8 @@
  * over one keep-alive connection, --warm times so that the JIT has compiled what it will, then
  * --passes times counted, each pass on its own: their mean, divided by the URLs, is the answer's
  * instructions (the mean, not the median: a full garbage collection falls in one pass of several,
- * and is the answers' cost all the same). V8 runs single-threaded with fixed seeds (DETERMINISTIC), so that a count
- * is the build's, not the moment's. What this leaves out: concurrency (one request at a time, so
+ * and is the answers' cost all the same). V8 runs single-threaded with fixed seeds
+ * (DETERMINISTIC), so that a count is the build's, not the moment's. What this leaves out: concurrency (one request at a time, so
  * no batched statements), and what costs time without instructions (cache misses, page faults,
  * the kernel).
  * Use it beside bench/ab.ts, not instead.
@@ -24,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { Agent, get } from 'node:http';
 import { resolveBuild, type Build } from './builds.js';
 import { isDemoScale } from '../src/demo/scales.js';
-import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
+import { benchArgs, cacheSettingsOption, COMMON_OPTIONS, list, progressLog, scenarioIdsOption, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { random, readCursors, readKeys } from './sample.js';
@@ -66,7 +67,6 @@ const { values, fail } = benchArgs(HELP, {
   'keep-dumps': { type: 'string' },
 });
 
-const list = (text: string) => text.split(',').filter(Boolean);
 const whole = (option: 'urls' | 'warm' | 'passes' | 'seed', min: number) => {
   const n = Number(values[option]);
   if (!Number.isInteger(n) || n < min) fail(`--${option} must be a whole number of at least ${min}`);

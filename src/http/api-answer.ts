@@ -106,7 +106,10 @@ async function compute(
   }
   const result = await op.run({ store: a.store, rows: a.rows, until }, request);
   const body = result.responseJson(exclusive ? answerBodies.alloc : undefined);
-  return { body: pretty ? Buffer.from(goJson(JSON.parse(body.toString()), 2)) : body, head: result.head };
+  if (!pretty) return { body, head: result.head };
+  const indented = Buffer.from(goJson(JSON.parse(body.toString()), 2));
+  answerBodies.release(body); // read into its indented copy: nothing holds it any more
+  return { body: indented, head: result.head };
 }
 
 /**
@@ -165,7 +168,10 @@ export async function answerReply(
     sent['cache-control'] = NO_STORE;
     if (gzipped) sent.vary = 'accept-encoding';
   }
-  return { status, headers: sent, body: gzipped ? await gzip(answer) : answer.body };
+  if (!gzipped) return { status, headers: sent, body: answer.body };
+  const body = await gzip(answer);
+  answerBodies.release(answer.body); // a pooled body is this request's alone: read into its gzipped copy
+  return { status, headers: sent, body };
 }
 
 /** An operation's failure as the contract's error (operations/failure.ts), its line logged with the request's logger. */

@@ -1,7 +1,10 @@
 /** The pool of answer bodies (src/http/body-pool.ts); its use by real answers: test/http/row-cache.test.ts. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BodyPool } from '../../src/http/body-pool.js';
+import { gunzipSync } from 'node:zlib';
+import { answerReply } from '../../src/http/api-answer.js';
+import { answerBodies, BodyPool } from '../../src/http/body-pool.js';
+import { gzipAsync } from '../../src/http/compression.js';
 
 test('a body comes back once, after it is sent, and serves a later one of a size that fits', () => {
   const pool = new BodyPool(2 ** 20);
@@ -31,4 +34,16 @@ test('free slabs are bounded: past the bound a body goes back to the garbage col
   pool.release(b);
   assert.equal(pool.alloc(2 ** 19).buffer, a.buffer);
   assert.notEqual(pool.alloc(2 ** 19).buffer, b.buffer, 'b was not kept');
+});
+
+test('a pooled body gzipped for its reply goes back to the pool once its gzipped copy is made', async () => {
+  const body = answerBodies.alloc(100_000).fill(0x61);
+  const reply = await answerReply(200, { body, head: null }, undefined, { 'accept-encoding': 'gzip' }, (a) => gzipAsync(a.body));
+  assert.equal(reply.headers['content-encoding'], 'gzip');
+  assert.deepEqual(gunzipSync(reply.body), Buffer.alloc(100_000, 0x61));
+  assert.equal(answerBodies.owns(body), false, 'released');
+  const plain = answerBodies.alloc(100_000);
+  const sent = await answerReply(200, { body: plain, head: null }, undefined, {}, (a) => gzipAsync(a.body));
+  assert.equal(sent.body, plain);
+  assert.equal(answerBodies.owns(plain), true, 'an uncompressed body is released once sent, not before');
 });

@@ -9,22 +9,30 @@
  * answers per second and the serve process's CPU time per answer (/proc/<pid>/stat, all its
  * threads: PGlite's too).
  *
+ * --floor measures the transports themselves too, in the same rounds: Node's own HTTP/1.1 and
+ * HTTP/2 servers answering every request with the bytes serve gave it (bench/floor-server.ts), by
+ * the same load generators. What a gRPC answer costs over a REST one before any work of the
+ * service or of a gRPC library.
+ *
  *   npm run build && npx tsx bench/grpc-vs-rest.ts [--store postgres|pglite] [--scale medium] [--reuse]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, credentials } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { freePort } from '../scripts/pg-cluster.js';
 import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad } from './load.js';
+import { SERVICE } from '../src/grpc/methods.js';
 import { ROOT } from './paths.js';
 import { random, readCursors, readKeys } from './sample.js';
 import { buildScenarios, type Scenario, selectScenarioIds } from './scenarios.js';
-import { startService } from './servers.js';
+import { FloorRecording } from './floor-server.js';
+import { type RunningServer, startFloor, startService } from './servers.js';
 import { benchStore, type StoreKind } from './stores.js';
 import { cpuSeconds } from './cpu.js';
 
@@ -38,6 +46,7 @@ const HELP = `npx tsx bench/grpc-vs-rest.ts [options]   (npm run build first)
   --warmup s / --duration s seconds of each measurement's warm-up and measuring (default 2 / 5)
   --concurrency n           requests in flight (default 32)
   --grpc-connections n      HTTP/2 connections they share (default 4)
+  --floor                   also each transport's floor: node:http and node:http2 answering from memory
   --reuse                   keep the ingested store for the next run
   --name s                  the results file's name (default grpc-vs-rest-<store>)`;
 
@@ -53,6 +62,7 @@ const { values, fail } = benchArgs(HELP, {
   concurrency: { type: 'string', default: '32' },
   'grpc-connections': { type: 'string', default: '4' },
   reuse: { type: 'boolean', default: false },
+  floor: { type: 'boolean', default: false },
   name: { type: 'string' },
 });
 const kind = values.store as StoreKind;
@@ -110,6 +120,8 @@ function grpcLoadBinary(cacheDir: string): string {
   return out;
 }
 
+type Side = 'REST' | 'gRPC' | 'REST floor' | 'gRPC floor';
+
 interface Measured {
   reqPerSec: number;
   p50: number;
@@ -158,6 +170,40 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 const range = (xs: readonly number[], digits = 0) =>
   `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
+/** Table cells of REST's and gRPC's measurements side by side: each side's req/s, CPU and latency, then gRPC ÷ REST and the errors. */
+function comparison(rest: Measured[], grpc: Measured[]): string {
+  const ratios = grpc.map((g, i) => g.reqPerSec / rest[i]!.reqPerSec);
+  const cpuRatios = grpc.map((g, i) => g.cpuUsPerCall / rest[i]!.cpuUsPerCall);
+  const side = (ms: Measured[]) =>
+    `${Math.round(mean(ms.map((m) => m.reqPerSec))).toLocaleString('en')} (${range(ms.map((m) => m.reqPerSec))}) | ${Math.round(mean(ms.map((m) => m.cpuUsPerCall)))} (${range(ms.map((m) => m.cpuUsPerCall))}) | ${mean(ms.map((m) => m.p50)).toFixed(1)} / ${mean(ms.map((m) => m.p99)).toFixed(1)}`;
+  const errors = (ms: Measured[]) => ms.reduce((a, m) => a + m.errors, 0);
+  return `${side(rest)} | ${side(grpc)} | ${mean(ratios).toFixed(2)} (${range(ratios, 2)}) | ${mean(cpuRatios).toFixed(2)} (${range(cpuRatios, 2)}) | ${errors(rest)} / ${errors(grpc)}`;
+}
+
+/**
+ * serve's answers to every request of a scenario, REST's bodies and gRPC's reply messages, into
+ * the floor server's recording (grpc-js's client, the messages as bytes).
+ */
+async function recordAnswers(baseUrl: string, address: string, sc: Scenario, into: FloorRecording): Promise<void> {
+  const client = new Client(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
+  const asBytes = (b: Buffer) => b;
+  try {
+    for (const url of sc.urls) {
+      const res = await fetch(baseUrl + url);
+      if (res.status !== 200) fail(`${url}: ${res.status}`);
+      into.addRest(url, Buffer.from(await res.arrayBuffer()));
+      const call = grpcCall(url);
+      const path = `/${SERVICE}/${call.method}`;
+      const reply = await new Promise<Buffer>((resolve, reject) =>
+        client.makeUnaryRequest(path, asBytes, asBytes, call.bytes, (err, r) => (err || !r ? reject(err) : resolve(r))),
+      );
+      into.addGrpc(path, call.bytes, reply);
+    }
+  } finally {
+    client.close();
+  }
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadAverage();
   const cacheDir = values.cache;
@@ -178,43 +224,59 @@ async function main(): Promise<void> {
   const address = `127.0.0.1:${grpcPort}`;
   const work = mkdtempSync(join(tmpdir(), 'epochview-grpc-bench-'));
   const rows: string[] = [];
+  const floorRows: string[] = [];
+  let floor: (RunningServer & { http2Port: number }) | undefined;
   try {
     const population = { keys, cursors: await readCursors(serve.url, keys) };
     const scenarios = buildScenarios(selectScenarioIds(values.scenarios.split(',')), population, num('urls'), random(seed));
-    for (const sc of scenarios) {
-      const requestsFile = join(work, `${sc.id.replace('/', '-')}.txt`);
+    const requestFiles = scenarios.map((sc) => {
+      const file = join(work, `${sc.id.replace('/', '-')}.txt`);
       writeFileSync(
-        requestsFile,
+        file,
         sc.urls
           .map((u) => grpcCall(u))
           .map((c) => `${c.method} ${c.bytes.toString('base64')}\n`)
           .join(''),
       );
-      const load = (side: 'REST' | 'gRPC', s: number) =>
-        side === 'REST' ? restLoad(serve.url, sc, s) : grpcLoad(binary, address, requestsFile, s);
-      const results: Record<'REST' | 'gRPC', Measured[]> = { REST: [], gRPC: [] };
+      return file;
+    });
+    if (values.floor) {
+      const recording = new FloorRecording(join(work, 'floor.bin'));
+      try {
+        for (const sc of scenarios) await recordAnswers(serve.url, address, sc, recording);
+      } finally {
+        recording.close();
+      }
+      floor = await startFloor(recording.file);
+      log(`recorded every request's answer each way for the floor server`);
+    }
+    for (const [i, sc] of scenarios.entries()) {
+      const requestsFile = requestFiles[i]!;
+      const sides: readonly Side[] = floor ? ['REST', 'gRPC', 'REST floor', 'gRPC floor'] : ['REST', 'gRPC'];
+      const load = (side: Side, s: number) => {
+        if (side === 'REST') return restLoad(serve.url, sc, s);
+        if (side === 'gRPC') return grpcLoad(binary, address, requestsFile, s);
+        if (side === 'REST floor') return restLoad(floor!.url, sc, s);
+        return grpcLoad(binary, `127.0.0.1:${floor!.http2Port}`, requestsFile, s);
+      };
+      const pidOf = (side: Side) => (side.endsWith('floor') ? floor!.pid : serve.pid);
+      const results = Object.fromEntries(sides.map((side) => [side, [] as Measured[]])) as Record<Side, Measured[]>;
       for (let round = 0; round < num('rounds'); round++) {
-        const order = round % 2 === 0 ? (['REST', 'gRPC'] as const) : (['gRPC', 'REST'] as const);
+        const order = round % 2 === 0 ? sides : [...sides].reverse();
         for (const side of order) {
           await load(side, num('warmup'))();
-          const m = await measured(serve.pid, load(side, num('duration')));
+          const m = await measured(pidOf(side), load(side, num('duration')));
           results[side].push(m);
           log(
             `${sc.id} round ${round + 1} ${side}: ${Math.round(m.reqPerSec)} req/s, ${Math.round(m.cpuUsPerCall)} µs CPU/answer, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}`,
           );
         }
       }
-      const rest = results.REST;
-      const grpc = results.gRPC;
-      const ratios = grpc.map((g, i) => g.reqPerSec / rest[i]!.reqPerSec);
-      const cpuRatios = grpc.map((g, i) => g.cpuUsPerCall / rest[i]!.cpuUsPerCall);
-      const side = (ms: Measured[]) =>
-        `${Math.round(mean(ms.map((m) => m.reqPerSec))).toLocaleString('en')} (${range(ms.map((m) => m.reqPerSec))}) | ${Math.round(mean(ms.map((m) => m.cpuUsPerCall)))} (${range(ms.map((m) => m.cpuUsPerCall))}) | ${mean(ms.map((m) => m.p50)).toFixed(1)} / ${mean(ms.map((m) => m.p99)).toFixed(1)}`;
-      rows.push(
-        `| ${sc.id} | ${sc.urls.length.toLocaleString('en')} | ${side(rest)} | ${side(grpc)} | ${mean(ratios).toFixed(2)} (${range(ratios, 2)}) | ${mean(cpuRatios).toFixed(2)} (${range(cpuRatios, 2)}) | ${rest.reduce((a, m) => a + m.errors, 0)} / ${grpc.reduce((a, m) => a + m.errors, 0)} |`,
-      );
+      rows.push(`| ${sc.id} | ${sc.urls.length.toLocaleString('en')} | ${comparison(results.REST, results.gRPC)} |`);
+      if (floor) floorRows.push(`| ${sc.id} | ${comparison(results['REST floor'], results['gRPC floor'])} |`);
     }
   } finally {
+    await floor?.stop();
     await serve.stop();
     rmSync(work, { recursive: true, force: true });
     if (!values.reuse) await store.drop();
@@ -232,6 +294,16 @@ async function main(): Promise<void> {
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows,
     '',
+    ...(floorRows.length === 0
+      ? []
+      : [
+          "The transports' floor (--floor), in the same rounds: node:http and node:http2 answering each request with the bytes serve gave it, from memory (bench/floor-server.ts), by the same load generators; CPU µs per answer of the floor server's process.",
+          '',
+          '| scenario | HTTP/1.1 req/s | HTTP/1.1 CPU µs/answer | HTTP/1.1 p50 / p99 ms | HTTP/2 gRPC req/s | HTTP/2 gRPC CPU µs/answer | HTTP/2 gRPC p50 / p99 ms | HTTP/2 ÷ HTTP/1.1 req/s | HTTP/2 ÷ HTTP/1.1 CPU/answer | errors |',
+          '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+          ...floorRows,
+          '',
+        ]),
   ].join('\n');
   const name = values.name ?? `grpc-vs-rest-${kind}`;
   log(`written to ${writeResults(values.out, `${today()}-${name}.md`, text)}`);

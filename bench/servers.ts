@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../scripts/pg-cluster.js';
-import { CEILING_SERVER, CLI, ROOT } from './paths.js';
+import { CEILING_SERVER, CLI, FLOOR_SERVER, ROOT } from './paths.js';
 
 /** A server child process on a loopback port. Its stdout (the request log) goes to /dev/null. */
 export interface RunningServer {
@@ -90,4 +90,12 @@ export async function startCeiling(recordedFile: string, logLevel: string): Prom
   const port = await freePort();
   // Any answer means it listens (the root is a 404).
   return start(['--import', 'tsx', CEILING_SERVER, String(port), recordedFile, logLevel], port, 'ceiling server', { path: '/' });
+}
+
+/** The transports' floor (see floor-server.ts): HTTP/1.1 at url, gRPC over HTTP/2 on 127.0.0.1:http2Port. */
+export async function startFloor(recordedFile: string): Promise<RunningServer & { http2Port: number }> {
+  const [port, http2Port] = [await freePort(), await freePort()];
+  const args = ['--import', 'tsx', FLOOR_SERVER, String(port), String(http2Port), recordedFile];
+  // Any answer means it listens (an unknown URL is a 404); both servers start listening in one tick.
+  return { ...(await start(args, port, 'floor server', { path: '/' })), http2Port };
 }

@@ -46,6 +46,9 @@ const HELP = `usage: npm run build && npx tsx bench/instructions.ts [options]
   --warm n                  passes over the URLs before counting (default 12: fewer leave the JIT
                             compiling during the counted passes)
   --passes n                passes counted; their mean is reported (default 3)
+  --node-flags a;b          node's options, each set counted with every build ('' none; default
+                            ''): --node-flags ';--max-semi-space-size=64' counts each build as
+                            is and with that option
   --name name               results name (default instructions)
   --reuse                   keep the ingested stores and reuse them next time
   --keep-dumps dir          keep each counted pass's callgrind dump in dir, named
@@ -65,6 +68,7 @@ const { values, fail } = benchArgs(HELP, {
   name: { type: 'string', default: 'instructions' },
   reuse: { type: 'boolean', default: false },
   'keep-dumps': { type: 'string' },
+  'node-flags': { type: 'string', default: '' },
 });
 
 const whole = (option: 'urls' | 'warm' | 'passes' | 'seed', min: number) => {
@@ -102,7 +106,7 @@ interface Counted {
 }
 
 /** serve under callgrind, counting nothing until told (callgrind_control -i on). */
-async function startCounted(build: Build, store: BenchStore, cache: string): Promise<Counted> {
+async function startCounted(build: Build, nodeFlags: readonly string[], store: BenchStore, cache: string): Promise<Counted> {
   const dumps = mkdtempSync(join(tmpdir(), 'epochview-callgrind-'));
   // JIT code is written and rewritten in place: valgrind must look for changed code everywhere.
   const valgrind = [
@@ -114,7 +118,12 @@ async function startCounted(build: Build, store: BenchStore, cache: string): Pro
   ];
   const cacheArgs = ['--response-cache-mb', cache === 'on' ? '256' : '0'];
   return {
-    server: await startService([...store.args, ...cacheArgs], 'warn', build.cli, [...valgrind, process.execPath, ...DETERMINISTIC]),
+    server: await startService([...store.args, ...cacheArgs], 'warn', build.cli, [
+      ...valgrind,
+      process.execPath,
+      ...DETERMINISTIC,
+      ...nodeFlags,
+    ]),
     dumps,
   };
 }
@@ -168,23 +177,29 @@ async function main(): Promise<void> {
   const population = { keys, cursors: await readCursors(first.url, keys) };
   await first.stop();
   const scenarios = buildScenarios(scenarioIds, population, perScenario, random(seed));
+  // Every build with every set of node's options; a side's store is its build's.
+  const flagSets = values['node-flags'].split(';').map((set) => set.split(' ').filter((f) => f !== ''));
+  const sides = builds.flatMap((build, b) =>
+    flagSets.map((flags) => ({ build, flags, store: stores[b]!, id: [build.id, ...flags].join(' ') })),
+  );
 
   const rows: string[] = [];
   for (const scenario of scenarios) {
     for (const cache of caches) {
       const counts: number[] = [];
-      for (const [i, build] of builds.entries()) {
-        const c = await startCounted(build, stores[i]!, cache);
+      for (const side of sides) {
+        const c = await startCounted(side.build, side.flags, side.store, cache);
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         try {
           for (let w = 0; w < warm; w++) await pass(c.server.url, scenario.urls, agent);
           const each: number[] = [];
           for (let p = 0; p < passes; p++) {
-            const keepAs = keepDumps && join(keepDumps, `${scenario.id.replace('/', '-')}-${cache}-${build.id}-${p + 1}`);
+            const keepAs =
+              keepDumps && join(keepDumps, `${scenario.id.replace('/', '-')}-${cache}-${side.id.replace(/\W+/g, '_')}-${p + 1}`);
             each.push((await countedPass(c, scenario.urls, agent, keepAs)) / scenario.urls.length);
           }
           counts.push(mean(each));
-          log(`${scenario.id} cache ${cache} ${build.id}: ${each.map(int).join(', ')} instructions an answer`);
+          log(`${scenario.id} cache ${cache} ${side.id}: ${each.map(int).join(', ')} instructions an answer`);
         } finally {
           agent.destroy();
           await c.server.stop();
@@ -197,9 +212,9 @@ async function main(): Promise<void> {
   }
   for (const [i, store] of stores.entries()) if (!(values.reuse && builds[i]!.exact)) await store.drop();
 
-  const letters = builds.map((_, i) => String.fromCharCode(65 + i));
+  const letters = sides.map((_, i) => String.fromCharCode(65 + i));
   const text = [
-    `# Instructions per answer, ${values.scale} chain, ${today()}: ${builds.map((b, i) => `${letters[i]} ${b.id}`).join('; ')}`,
+    `# Instructions per answer, ${values.scale} chain, ${today()}: ${sides.map((side, i) => `${letters[i]} ${side.id}`).join('; ')}`,
     '',
     `\`npx tsx bench/instructions.ts ${process.argv.slice(2).join(' ')}\``,
     '',

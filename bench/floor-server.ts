@@ -17,7 +17,7 @@ import http2 from 'node:http2';
 /** The key of a REST request in a recording. */
 const restKey = (url: string) => `GET ${url}`;
 /** The key of a gRPC call in a recording: its path and its request message. */
-export const grpcCallKey = (path: string, request: Buffer) => `${path} ${request.toString('base64')}`;
+const grpcCallKey = (path: string, request: Buffer) => `${path} ${request.toString('base64')}`;
 
 /** A recording written as it is made (a 1,000-row scenario's answers are most of a gigabyte): each record a u32 length and a key, a u32 length and the bytes. */
 export class FloorRecording {

@@ -116,9 +116,9 @@ export class MethodCodec {
 
   /**
    * The response message's bytes for a page: the connection (its edges, then its page info, as
-   * protobufjs writes them) as the response's one field.
+   * protobufjs writes them) as the response's one field, in a buffer of `alloc`'s.
    */
-  response(result: PageResult | ItemResult): Buffer {
+  response(result: PageResult | ItemResult, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
     if (!(result instanceof PageResult)) {
       if (this.itemType === undefined) throw new Error(`${this.method.operation.name}: an item where a page was expected`);
       return Buffer.from(this.itemType.encode(result.value() as object).finish());
@@ -128,7 +128,7 @@ export class MethodCodec {
     const { connection, edge, pageInfo: pageInfoTag } = this.tags;
     let connectionSize = varintSize(pageInfoTag) + varintSize(pageInfo.length) + pageInfo.length;
     for (const e of edges) connectionSize += varintSize(edge) + varintSize(e.length) + e.length;
-    const out = Buffer.allocUnsafe(varintSize(connection) + varintSize(connectionSize) + connectionSize);
+    const out = alloc(varintSize(connection) + varintSize(connectionSize) + connectionSize);
     let at = writeVarint(out, writeVarint(out, 0, connection), connectionSize);
     for (const e of edges) {
       at = writeVarint(out, writeVarint(out, at, edge), e.length);

@@ -15,6 +15,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { protoPath as HEALTH_PROTO } from 'grpc-health-check';
 import { type ApiError, parseError, unavailable } from '../contract/errors.js';
 import type { Store } from '../db/store.js';
+import { answerBodies } from '../lib/body-pool.js';
 import { withDeadline } from '../operations/deadline.js';
 import { failureOf } from '../operations/failure.js';
 import type { RowCache } from '../pagination/row-cache.js';
@@ -96,6 +97,18 @@ function timeLeft(call: ServerUnaryCall<Buffer, Uint8Array>, requestTimeoutMs: n
   return Math.min(requestTimeoutMs > 0 ? requestTimeoutMs : Infinity, client);
 }
 
+/**
+ * A response message, handed to grpc-js, which frames it into a buffer of its own: its
+ * serializeMessage calls this and copies what it returns, synchronously. A message from the pool
+ * of answer bodies (a 1,000-row page's, 0.3 MB) goes back to it in a microtask, which runs only
+ * after that copy: the next page is written into the same memory instead of fresh memory.
+ */
+function framed(message: Uint8Array): Buffer {
+  const b = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  if (answerBodies.owns(b)) queueMicrotask(() => answerBodies.release(b));
+  return b;
+}
+
 /** The service's methods: raw bytes in and out, so that decoding and encoding failures are ours to answer. */
 function serviceDefinition(methods: readonly GrpcMethod[]): ServiceDefinition {
   const bytes = (b: Buffer) => b;
@@ -107,7 +120,7 @@ function serviceDefinition(methods: readonly GrpcMethod[]): ServiceDefinition {
       responseStream: false,
       requestSerialize: bytes,
       requestDeserialize: bytes,
-      responseSerialize: (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+      responseSerialize: framed,
       responseDeserialize: bytes,
     };
   }
@@ -151,7 +164,7 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
           headers.set('x-block-timestamp', result.head.time);
         }
         call.sendMetadata(headers);
-        answer(null, codec.response(result));
+        answer(null, codec.response(result, answerBodies.alloc));
       } catch (err) {
         const error =
           err instanceof MalformedRequestError

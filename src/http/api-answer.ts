@@ -6,7 +6,7 @@ import type { Store } from '../db/store.js';
 import { failureOf } from '../operations/failure.js';
 import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
-import { answerBodies } from './body-pool.js';
+import { answerBodies } from '../lib/body-pool.js';
 import { sendsGzip } from './compression.js';
 import { cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
 import type { Until } from '../db/store.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../contract/errors.js';
 import { type ApiAnswers, type ApiReply, answerApi, errorReply, type RequestLogger } from './api-answer.js';
-import { releaseWhenSent } from './body-pool.js';
+import { releaseWhenSent } from '../lib/body-pool.js';
 import { acceptedEncoding } from './compression.js';
 import type { GraphqlGet } from '../graphql/http.js';
 import type { Route } from './routes.js';

@@ -15,7 +15,7 @@ import { registerDocs } from './docs.js';
 import { registerExplorerPages } from './explorer-pages.js';
 import { operationLabel } from './operation-label.js';
 import { answerApi, errorReply, type ApiAnswers, type ApiReply } from './api-answer.js';
-import { releaseWhenSent } from './body-pool.js';
+import { releaseWhenSent } from '../lib/body-pool.js';
 import { apiFastPath, type FastPathOptions, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';

@@ -199,6 +199,33 @@ for (const kind of STORE_KINDS) {
       client.close();
     });
 
+    test("1,000-row pages asked together arrive whole: a message's memory is reused only once gRPC copied it", async () => {
+      const client = rawClient(address, { 'grpc.max_receive_message_length': 64 * 2 ** 20 });
+      const ask = (request: Buffer) => rawCall(client, SUMMARIES, request);
+      const all = decode(
+        'ListEpochRewardSummariesResponse',
+        (await ask(encode('ListEpochRewardSummariesRequest', { pagination: { first: 5000 } }))).response,
+      ).summaries!.edges;
+      // Pages that differ from their first byte on, each large enough for the pool of bodies.
+      const requests = Array.from({ length: 24 }, (_, i) =>
+        encode('ListEpochRewardSummariesRequest', { pagination: { first: 1000, after: all[i * 150]!.cursor } }),
+      );
+      const alone: Buffer[] = [];
+      for (const r of requests) alone.push((await ask(r)).response!);
+      assert.ok(alone.every((b) => b.length >= 64 * 1024));
+      // Encoded one after another while the earlier answers still wait to be written.
+      const together = await Promise.all(requests.map(ask));
+      assert.deepEqual(
+        together.map((c) => c.error),
+        requests.map(() => null),
+      );
+      assert.deepEqual(
+        together.map((c) => c.response),
+        alone,
+      );
+      client.close();
+    });
+
     test('/metrics counts calls by method and code; each call has its request log line', async () => {
       const metrics = async () => (await get(`${serve.url}/metrics`)).text;
       const series = (code: string) => `epochview_grpc_requests_total{method="ListReferralSets",code="${code}"}`;

@@ -1,9 +1,9 @@
-/** The pool of answer bodies (src/http/body-pool.ts); its use by real answers: test/http/row-cache.test.ts. */
+/** The pool of answer bodies (src/lib/body-pool.ts); its use by real answers: test/http/row-cache.test.ts. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { answerReply } from '../../src/http/api-answer.js';
-import { answerBodies, BodyPool } from '../../src/http/body-pool.js';
+import { answerBodies, BodyPool } from '../../src/lib/body-pool.js';
 import { gzipAsync } from '../../src/http/compression.js';
 
 test('a body comes back once, after it is sent, and serves a later one of a size that fits', () => {

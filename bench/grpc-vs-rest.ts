@@ -9,6 +9,9 @@
  * answers per second and the serve process's CPU time per answer (/proc/<pid>/stat, all its
  * threads: PGlite's too).
  *
+ * --build a,b measures builds side by side: a serve of each on the same store, their sides in the
+ * same rounds, and each build's gRPC and REST against the first build's.
+ *
  * --floor measures the transports themselves too, in the same rounds: Node's own HTTP/1.1 and
  * HTTP/2 servers answering every request with the bytes serve gave it (bench/floor-server.ts), by
  * the same load generators. What a gRPC answer costs over a REST one before any work of the
@@ -24,7 +27,8 @@ import { Client, credentials } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { freePort } from '../scripts/pg-cluster.js';
 import { SERVICE } from '../src/grpc/methods.js';
-import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
+import { type Build, resolveBuild } from './builds.js';
+import { benchArgs, COMMON_OPTIONS, list, progressLog, serverUrl } from './cli-args.js';
 import { describeCommit, describeMachine, loadAverage, today, writeResults } from './describe.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { runLoad } from './load.js';
@@ -39,6 +43,7 @@ import { cpuSeconds } from './cpu.js';
 const HELP = `npx tsx bench/grpc-vs-rest.ts [options]   (npm run build first)
 
   --store postgres|pglite   the store (default postgres: the server of --database-url)
+  --build a,b               builds (default .), as bench/ab.ts: a serve of each, measured in the same rounds
   --scale s                 demo chain (default medium)
   --scenarios list          scenario ids, names or resources (default epoch-reward-summaries/first50,epoch-reward-summaries/default)
   --urls n                  distinct requests per scenario (default 1000)
@@ -63,6 +68,7 @@ const { values, fail } = benchArgs(HELP, {
   'grpc-connections': { type: 'string', default: '4' },
   reuse: { type: 'boolean', default: false },
   floor: { type: 'boolean', default: false },
+  build: { type: 'string', default: '.' },
   name: { type: 'string' },
 });
 const kind = values.store as StoreKind;
@@ -120,7 +126,8 @@ function grpcLoadBinary(cacheDir: string): string {
   return out;
 }
 
-type Side = 'REST' | 'gRPC' | 'REST floor' | 'gRPC floor';
+/** A build's REST or gRPC, or a transport's floor. */
+type Side = string;
 
 interface Measured {
   reqPerSec: number;
@@ -170,7 +177,7 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 const range = (xs: readonly number[], digits = 0) =>
   `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** Table cells of REST's and gRPC's measurements side by side: each side's req/s, CPU and latency, then gRPC ÷ REST and the errors. */
+/** Table cells of two sides' measurements: each side's req/s, CPU and latency, then the second ÷ the first and the errors. */
 function comparison(rest: Measured[], grpc: Measured[]): string {
   const ratios = grpc.map((g, i) => g.reqPerSec / rest[i]!.reqPerSec);
   const cpuRatios = grpc.map((g, i) => g.cpuUsPerCall / rest[i]!.cpuUsPerCall);
@@ -219,11 +226,18 @@ async function main(): Promise<void> {
   });
   const db = await store.open();
   const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
-  const grpcPort = await freePort();
-  const serve = await startService([...store.args, '--grpc-port', String(grpcPort), '--response-cache-mb', '0'], 'warn');
-  const address = `127.0.0.1:${grpcPort}`;
+  const builds = list(values.build).map((spec) => resolveBuild(spec, join(cacheDir, 'builds'), log));
+  const serves: { build: Build; server: RunningServer; address: string }[] = [];
+  for (const build of builds) {
+    const grpcPort = await freePort();
+    const args = [...store.args, '--grpc-port', String(grpcPort), '--response-cache-mb', '0'];
+    serves.push({ build, server: await startService(args, 'warn', build.cli), address: `127.0.0.1:${grpcPort}` });
+  }
+  const [{ server: serve, address }] = serves as [(typeof serves)[0]];
+  const label = (b: Build, transport: string) => (builds.length > 1 ? `${b.id} ${transport}` : transport);
   const work = mkdtempSync(join(tmpdir(), 'epochview-grpc-bench-'));
   const rows: string[] = [];
+  const buildRows: string[] = [];
   const floorRows: string[] = [];
   let floor: (RunningServer & { http2Port: number }) | undefined;
   try {
@@ -252,48 +266,74 @@ async function main(): Promise<void> {
     }
     for (const [i, sc] of scenarios.entries()) {
       const requestsFile = requestFiles[i]!;
-      const sides: readonly Side[] = floor ? ['REST', 'gRPC', 'REST floor', 'gRPC floor'] : ['REST', 'gRPC'];
-      const load = (side: Side, s: number) => {
-        if (side === 'REST') return restLoad(serve.url, sc, s);
-        if (side === 'gRPC') return grpcLoad(binary, address, requestsFile, s);
-        if (side === 'REST floor') return restLoad(floor!.url, sc, s);
-        return grpcLoad(binary, `127.0.0.1:${floor!.http2Port}`, requestsFile, s);
-      };
-      const pidOf = (side: Side) => (side.endsWith('floor') ? floor!.pid : serve.pid);
-      const results = Object.fromEntries(sides.map((side) => [side, [] as Measured[]])) as Record<Side, Measured[]>;
+      const loads = new Map<Side, { pid: number; load: (s: number) => ReturnType<typeof restLoad> }>();
+      for (const { build, server, address: at } of serves) {
+        loads.set(label(build, 'REST'), { pid: server.pid, load: (s) => restLoad(server.url, sc, s) });
+        loads.set(label(build, 'gRPC'), { pid: server.pid, load: (s) => grpcLoad(binary, at, requestsFile, s) });
+      }
+      if (floor) {
+        loads.set('REST floor', { pid: floor.pid, load: (s) => restLoad(floor!.url, sc, s) });
+        loads.set('gRPC floor', { pid: floor.pid, load: (s) => grpcLoad(binary, `127.0.0.1:${floor!.http2Port}`, requestsFile, s) });
+      }
+      const sides = [...loads.keys()];
+      const load = (side: Side, s: number) => loads.get(side)!.load(s);
+      const pidOf = (side: Side) => loads.get(side)!.pid;
+      const results = new Map(sides.map((side) => [side, [] as Measured[]]));
+      const of = (side: Side) => results.get(side)!;
       for (let round = 0; round < num('rounds'); round++) {
         const order = round % 2 === 0 ? sides : [...sides].reverse();
         for (const side of order) {
           await load(side, num('warmup'))();
           const m = await measured(pidOf(side), load(side, num('duration')));
-          results[side].push(m);
+          of(side).push(m);
           log(
             `${sc.id} round ${round + 1} ${side}: ${Math.round(m.reqPerSec)} req/s, ${Math.round(m.cpuUsPerCall)} µs CPU/answer, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, errors ${m.errors}`,
           );
         }
       }
-      rows.push(`| ${sc.id} | ${sc.urls.length.toLocaleString('en')} | ${comparison(results.REST, results.gRPC)} |`);
-      if (floor) floorRows.push(`| ${sc.id} | ${comparison(results['REST floor'], results['gRPC floor'])} |`);
+      const [first] = builds as [Build];
+      for (const b of builds) {
+        const build = builds.length > 1 ? ` ${b.id} |` : '';
+        rows.push(
+          `| ${sc.id} |${build} ${sc.urls.length.toLocaleString('en')} | ${comparison(of(label(b, 'REST')), of(label(b, 'gRPC')))} |`,
+        );
+        if (b === first) continue;
+        for (const transport of ['gRPC', 'REST'])
+          buildRows.push(
+            `| ${sc.id} | ${transport} | ${b.id} ÷ ${first.id} | ${comparison(of(label(first, transport)), of(label(b, transport)))} |`,
+          );
+      }
+      if (floor) floorRows.push(`| ${sc.id} | ${comparison(of('REST floor'), of('gRPC floor'))} |`);
     }
   } finally {
     await floor?.stop();
-    await serve.stop();
+    for (const s of serves) await s.server.stop();
     rmSync(work, { recursive: true, force: true });
     if (!values.reuse) await store.drop();
   }
   const text = [
     `# gRPC against REST, the ${values.scale} chain, ${kind === 'pglite' ? 'embedded store (PGlite)' : 'PostgreSQL server'}, ${today()}`,
     '',
-    `One \`serve --grpc-port --response-cache-mb 0\` of ${describeCommit(ROOT)}; node ${process.version}; ${describeMachine()}. ` +
+    `${builds.length > 1 ? `A \`serve --grpc-port --response-cache-mb 0\` of each build (${builds.map((b) => b.id).join(', ')}) on the same store, measured in the same rounds` : `One \`serve --grpc-port --response-cache-mb 0\` of ${describeCommit(ROOT)}`}; node ${process.version}; ${describeMachine()}. ` +
       `c=${num('concurrency')}: REST by wrk over ${num('concurrency')} connections, gRPC by bench/grpc-load (grpc-go) over ${num('grpc-connections')} HTTP/2 connections. ` +
       `${num('rounds')} rounds of ${num('warmup')} + ${num('duration')} s per side, the order reversed every other round. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
     '',
     "req/s and the serve process's CPU µs per answer: the mean of the rounds (their range). gRPC ÷ REST: the mean of the rounds' ratios (their range).",
     '',
-    '| scenario | requests | REST req/s | REST CPU µs/answer | REST p50 / p99 ms | gRPC req/s | gRPC CPU µs/answer | gRPC p50 / p99 ms | gRPC ÷ REST req/s | gRPC ÷ REST CPU/answer | errors REST / gRPC |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    `| scenario |${builds.length > 1 ? ' build |' : ''} requests | REST req/s | REST CPU µs/answer | REST p50 / p99 ms | gRPC req/s | gRPC CPU µs/answer | gRPC p50 / p99 ms | gRPC ÷ REST req/s | gRPC ÷ REST CPU/answer | errors REST / gRPC |`,
+    `|---|${builds.length > 1 ? '---|' : ''}--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|`,
     ...rows,
     '',
+    ...(buildRows.length === 0
+      ? []
+      : [
+          'Each build against the first, the same transport in the same rounds:',
+          '',
+          '| scenario | transport | builds | first req/s | first CPU µs/answer | first p50 / p99 ms | other req/s | other CPU µs/answer | other p50 / p99 ms | other ÷ first req/s | other ÷ first CPU/answer | errors |',
+          '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+          ...buildRows,
+          '',
+        ]),
     ...(floorRows.length === 0
       ? []
       : [

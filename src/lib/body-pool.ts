@@ -6,8 +6,9 @@ import type { ServerResponse } from 'node:http';
  * answer faulted it in again, page by page; writing into a body used before took a third of the
  * time of writing into a fresh one (microbenchmark). Only a body that one response alone sends
  * may come from here (ResponseCache.answer says when: not kept, not shared), and it comes back
- * when that response has finished writing it (release), never earlier: until then the socket may
- * still be reading it.
+ * when nothing reads it any more (release), never earlier: a REST body once its response has
+ * finished writing it, since until then the socket may still be reading it; a gRPC response
+ * message once grpc-js has copied it into its frame (grpc/server.ts).
  */
 
 /** Smaller bodies come from Node's allocator as they are: its pool serves them well. */

@@ -14,7 +14,8 @@ export function withDeadline<T>(work: (until: Until) => Promise<T>, ms: number, 
   const running = work(performance.now() + ms);
   // One promise and a timer, not Promise.race and finally (four promises more per request).
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(deadlineExceeded(timeoutMs)), Math.max(0, ms));
+    // Whole ms: Node keeps a list of timers per distinct delay (see postgres-store.ts's cancel timer).
+    const timer = setTimeout(() => reject(deadlineExceeded(timeoutMs)), Math.max(0, Math.ceil(ms)));
     running.then(
       (value) => {
         clearTimeout(timer);

@@ -118,18 +118,20 @@ try {
       env[TEMPLATE_VARIABLES[kind]] = t.name;
     }
   }
-  // EPOCHVIEW_TEST_TIMES=<file>: each test file's wall time goes there too, slowest first.
-  const times = env.EPOCHVIEW_TEST_TIMES
-    ? [
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        '--test-reporter=./scripts/test-file-times.mjs',
-        `--test-reporter-destination=${env.EPOCHVIEW_TEST_TIMES}`,
-      ]
-    : [];
+  // Node's own choice of reporter (spec on a terminal, else TAP); the failures again at the end, on
+  // stderr; with EPOCHVIEW_TEST_TIMES=<file>, each test file's wall time there, slowest first.
+  const reporters = [
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/test-failures.mjs',
+    '--test-reporter-destination=stderr',
+    ...(env.EPOCHVIEW_TEST_TIMES
+      ? ['--test-reporter=./scripts/test-file-times.mjs', `--test-reporter-destination=${env.EPOCHVIEW_TEST_TIMES}`]
+      : []),
+  ];
   const res = spawnSync(
     process.execPath,
-    [...NODE_FLAGS, '--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...times, ...selected],
+    [...NODE_FLAGS, '--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...selected],
     {
       stdio: 'inherit',
       env,

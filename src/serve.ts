@@ -87,6 +87,14 @@ class StartupGate implements Startup {
     this.why = undefined;
     this.open();
   }
+
+  private followed!: () => void;
+  /** Resolves once the server follows the chain head (see Startup.following). */
+  readonly serving = new Promise<void>((resolve) => (this.followed = resolve));
+
+  following(): void {
+    this.followed();
+  }
 }
 
 /** The writes of serve: seeding the demo into an empty store, and following a file or the broker socket. */
@@ -336,6 +344,8 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     const checkpoint = await readCheckpoint(store);
     metrics.setHeight(checkpoint);
     gate.done();
+    // The banner says all is up: the answers are tagged for HTTP caches by then.
+    await gate.serving;
     grpc?.ready();
     role?.onReady();
     logger.info({ store: store.location }, 'store ready');

@@ -81,6 +81,11 @@ export interface Startup {
   ready: Promise<void>;
   /** Why the service is not ready; undefined once it is. */
   waitingFor(): string | undefined;
+  /**
+   * Told once the server, after `ready`, has read the chain head it follows: from then on its
+   * answers carry ETags and Cache-Control for HTTP caches (before, no-store).
+   */
+  following(): void;
 }
 
 /** URLs are logged up to this many characters (a rejected long URL stays one readable line). */
@@ -285,12 +290,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // Not awaited: the server listens while the store is still coming up (and may close first).
     let closed = false;
     let stop: (() => Promise<void>) | undefined;
-    opts.startup.ready.then(
+    const startup = opts.startup;
+    startup.ready.then(
       async () => {
-        if (closed) return;
-        const stopWatching = await watch();
-        if (closed) await stopWatching();
-        else stop = stopWatching;
+        try {
+          if (closed) return;
+          const stopWatching = await watch();
+          if (closed) await stopWatching();
+          else stop = stopWatching;
+        } finally {
+          startup.following();
+        }
       },
       () => {},
     );

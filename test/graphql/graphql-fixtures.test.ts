@@ -39,6 +39,18 @@ for (const kind of STORE_KINDS) {
         await ts?.drop();
       });
 
+      test('the first answers after the banner are tagged for HTTP caches, both ways', async () => {
+        // serve prints its banner once it follows the chain head: no answer after it is no-store.
+        const rest = await rawRequest(`${serve.url}/api/v2/referral-sets`);
+        const graphql = await rawRequest(`${serve.url}/graphql?query=${encodeURIComponent('{ referralSets { edges { cursor } } }')}`);
+        for (const answer of [rest, graphql]) {
+          assert.equal(answer.status, 200);
+          const headers = new Map(answer.headers);
+          assert.equal(headers.get('cache-control'), 'public, max-age=1, stale-while-revalidate=1');
+          assert.match(headers.get('etag') ?? '', /^"[A-Za-z0-9_-]{43}"$/);
+        }
+      });
+
       const cases: Expectation[] = [...loadExpectations(dataset), ...ERRORS.filter((e) => e.dataset === dataset)];
       test('every expressible request answers alike both ways', async () => {
         let asked = 0;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PgliteStore } from '../../src/db/pglite-store.js';
+import { eventually } from '../helpers/serve.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite') }, () => {
@@ -103,7 +104,7 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
     assert.deepEqual(listening, [true]);
     await store.query(`SELECT pg_notify('news', 'one')`);
     await store.transaction(async (tx) => void (await tx.query(`SELECT pg_notify('news', 'two')`)));
-    for (let i = 0; heard.length < 2 && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually('both notices', () => heard.length >= 2);
     assert.deepEqual(heard, ['one', 'two']);
     await stop();
     await store.query(`SELECT pg_notify('news', 'three')`);

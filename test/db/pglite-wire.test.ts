@@ -9,6 +9,7 @@ import { PgliteStore } from '../../src/db/pglite-store.js';
 import { WireStatements } from '../../src/db/pglite-wire.js';
 import { StatementBatches } from '../../src/db/statement-batches.js';
 import { ARRIVALS_ONLY } from '../helpers/batches.js';
+import { eventually } from '../helpers/serve.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite') }, () => {
@@ -80,7 +81,7 @@ describe('PGlite statements in one call', { skip: !STORE_KINDS.includes('pglite'
     const stop = await store.listen('wire_news', { onNotify: (p) => heard.push(p), onListening: () => {} });
     const stopOther = await store.listen('wire_other', { onNotify: (p) => other.push(p), onListening: () => {} });
     await store.query(`SELECT 'sent'::text AS r FROM (SELECT pg_notify('wire_news', $1)) AS n`, ['one']);
-    for (let i = 0; heard.length < 1 && i < 100; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually('the notice', () => heard.length >= 1);
     assert.deepEqual(heard, ['one']);
     assert.deepEqual(other, []);
     await stop();

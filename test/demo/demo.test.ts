@@ -526,7 +526,10 @@ test('mainnet streams lazily (first chunks come at once) and starts like the oth
     if (n === 0) text = chunk;
     if (++n === 20) break;
   }
-  assert.ok(performance.now() - started < 2000);
+  // The whole chain (6.3 GB) takes many minutes; its first chunks, a few ms. The bound is loose so
+  // that a loaded machine cannot fail it, and still tells a lazy stream from an eager one.
+  const ms = performance.now() - started;
+  assert.ok(ms < 20_000, `the first 20 chunks took ${ms.toFixed(0)} ms`);
   const first = JSON.parse(text.slice(0, text.indexOf('\n')));
   assert.equal(first.id, '1-0');
   assert.equal(first.beginBlock.height, '1');

@@ -62,7 +62,10 @@ test('serve waits for an unreachable PostgreSQL, then for its schema, and serves
     const page = await get(serve.url + SETS);
     assert.equal(page.status, 200);
     assert.deepEqual((page.body as ReferralSetsBody).referralSets.edges, []);
-    assert.match(serve.stdout(), /^epochview serving postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres on http/m);
+    // The banner follows readiness once the server has read the chain head (and its output may
+    // reach this process after an answer does).
+    const banner = /^epochview serving postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres on http/m;
+    await eventually('the banner', () => banner.test(serve.stdout()));
     assert.equal(await serve.stop(), 0);
   } finally {
     await serve.stop();

@@ -201,7 +201,9 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     // Ready by itself once the migrations are replayed: the same process.
     await eventually('serve on the standby ready', async () => (await get(`${onStandby.url}/readyz`)).status === 200, 60_000);
     await eventually('the first part of the chain on the standby', async () => (await height(onStandby.url)) === fileHeight, 60_000);
-    assert.match(onStandby.stdout(), /^epochview serving postgres:\/\/epochview_reader@127\.0\.0\.1:\d+\/epochview on http/m);
+    // The banner follows readiness once the server has read the chain head.
+    const banner = /^epochview serving postgres:\/\/epochview_reader@127\.0\.0\.1:\d+\/epochview on http/m;
+    await eventually('the banner', () => banner.test(onStandby.stdout()));
     assert.equal(onStandby.child.exitCode, null);
   });
 

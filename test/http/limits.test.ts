@@ -255,37 +255,35 @@ for (const kind of STORE_KINDS) {
 
 describe('request timeout on the PostgreSQL server', { skip: !STORE_KINDS.includes('postgres') }, () => {
   let ts: TestStore;
-  const admin = () => new pg.Client({ connectionString: ts.databaseUrl });
   before(async () => {
     ts = await createTestStore('postgres', { dataset: 'referral-sets' });
   });
   after(async () => ts?.drop());
 
-  /** Statements running pg_sleep in the test database now. */
-  async function sleeping(): Promise<number> {
-    const c = admin();
+  /** One statement on a connection of the test's own, not the store's. */
+  async function adminQuery<Row>(sql: string): Promise<Row[]> {
+    const c = new pg.Client({ connectionString: ts.databaseUrl });
     await c.connect();
     try {
-      const rows = await c.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`,
-      );
-      return rows.rows[0].n as number;
+      return (await c.query(sql)).rows as Row[];
     } finally {
       await c.end();
     }
   }
 
+  /** Statements running pg_sleep in the test database now. */
+  async function sleeping(): Promise<number> {
+    const [row] = await adminQuery<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`,
+    );
+    return row!.n;
+  }
+
   /** Cancels the statements running pg_sleep in the test database. */
   async function cancelSleeping(): Promise<void> {
-    const c = admin();
-    await c.connect();
-    try {
-      await c.query(
-        `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()`,
-      );
-    } finally {
-      await c.end();
-    }
+    await adminQuery(
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()`,
+    );
   }
 
   /** A store whose every page query (one with parameters: not the chain head's reads) first sleeps `seconds` on the server. */

@@ -32,6 +32,17 @@ export interface GrowingInput {
   waitForMore(signal: AbortSignal): Promise<void>;
 }
 
+/**
+ * Complete blocks queued at the end of what is written from which the input is taken to stream a
+ * backlog (a core sending what it holds, a file copied in), not a live chain, which comes a block
+ * or two at a time even after an epoch end's long transaction.
+ */
+export const STREAMING_BLOCKS = 32;
+/** While a backlog streams: how long the input may pause before the blocks queued are applied. */
+export const STREAM_PAUSE_MS = 50;
+/** While a backlog streams: the longest a queued block waits for its batch to fill. */
+export const STREAM_WAIT_MS = 1000;
+
 export interface GrowingIngestOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied' | 'refuseGaps'> {
   /** Starts the log lines: "follow", "broker". */
   label: string;
@@ -40,6 +51,9 @@ export interface GrowingIngestOptions extends Pick<IngestOptions, 'batchEvents' 
   retryMs: number;
   /** Told once when ingestion stops for good (bad input, or another failure): nothing more is read. */
   onStopped(err: unknown, checkpoint: bigint | null): void;
+  /** STREAM_PAUSE_MS and STREAM_WAIT_MS unless set (the tests set them so that no outcome depends on timing). */
+  streamPauseMs?: number;
+  streamWaitMs?: number;
 }
 
 /** Where GrowingIngest is, for /readyz. */
@@ -51,7 +65,12 @@ export type GrowingState = 'reading' | 'caught-up' | 'store-unavailable' | 'stop
  * --batch-events, as `ingest` does), each batch's transaction running while the next is decoded.
  * Once a read reaches the end of what is written, what is complete is applied at once without
  * waiting for a batch to fill: a live chain's block goes in a transaction of its own as soon as
- * it is whole, and a burst that arrives while one is written goes in the next one.
+ * it is whole, and a burst that arrives while one is written goes in the next one. Unless the
+ * input streams a backlog (STREAMING_BLOCKS queued at its end): the reader then keeps up with the
+ * writer, and applying whatever is there each time made transactions of a few thousand events,
+ * whose fixed costs took the CPU the sender needed (a catch-up over the socket took half as long
+ * again as `ingest`). The batch then fills as in `ingest` while the input keeps coming, within
+ * STREAM_PAUSE_MS of each other and STREAM_WAIT_MS of its first block.
  *
  * Only whole blocks are applied, each transaction with the checkpoint, so a crash at any point
  * loses nothing applied and a restart resumes after the checkpoint. While the store is
@@ -75,6 +94,8 @@ export class GrowingIngest {
   private storeDown = false;
   private caughtUp = false;
   private stopped = false;
+  /** While a backlog streams, the input paused for STREAM_PAUSE_MS: what is queued goes now. */
+  private paused = false;
 
   constructor(
     private readonly store: Store,
@@ -147,7 +168,12 @@ export class GrowingIngest {
     if (!this.held) {
       const read = await this.input.read();
       if (read.kind === 'idle') {
+        if (this.filling(ingester)) {
+          this.paused = !(await this.moreWithin(this.opts.streamPauseMs ?? STREAM_PAUSE_MS));
+          return false;
+        }
         await ingester.flush();
+        this.paused = false;
         if (!this.caughtUp) {
           this.caughtUp = true;
           this.opts.logger.info({ height: ingester.height?.toString() ?? null }, `${this.opts.label}: caught up`);
@@ -161,14 +187,29 @@ export class GrowingIngest {
     const { read, dropped } = this.held;
     if (read.kind === 'events') {
       await ingester.pushAll(read.events);
-      // At the end of what is written: what is complete goes now, not when a batch is full; the
-      // next read is decoded while it is written.
-      if (read.atEnd) await ingester.flushAhead();
+      // At the end of what is written: what is complete goes now, not when a batch is full (but
+      // for a streaming backlog); the next read is decoded while it is written.
+      if (read.atEnd && !this.filling(ingester)) {
+        await ingester.flushAhead();
+        this.paused = false;
+      }
     } else if (read.kind === 'ended') {
       await ingester.flush();
       read.committed?.(dropped);
     }
     this.held = undefined;
     return false;
+  }
+
+  /** Whether the batch keeps filling rather than going now: see the class. */
+  private filling(ingester: Ingester): boolean {
+    return !this.paused && ingester.pendingBlocks >= STREAMING_BLOCKS && ingester.pendingMs < (this.opts.streamWaitMs ?? STREAM_WAIT_MS);
+  }
+
+  /** Waits for more input for up to `ms`; whether it may have come (false: the wait timed out). */
+  private async moreWithin(ms: number): Promise<boolean> {
+    const timeout = AbortSignal.timeout(ms);
+    await this.input.waitForMore(AbortSignal.any([this.wake.signal, timeout]));
+    return !timeout.aborted;
   }
 }

@@ -120,6 +120,8 @@ export class Ingester {
   private readonly assembler = new BlockAssembler();
   private readonly batchEvents: number;
   private pending: Block[] = [];
+  /** When the oldest queued block was queued (performance.now()). */
+  private pendingSince = 0;
   private pendingEvents = 0;
   /** What the queued blocks weigh toward a full batch (batchWeight). */
   private pendingWeight = 0;
@@ -185,9 +187,14 @@ export class Ingester {
     return this.pendingWeight >= this.batchEvents;
   }
 
-  /** Whether complete blocks are queued, not yet applied. */
-  get hasPending(): boolean {
-    return this.pending.length > 0;
+  /** Complete blocks queued, not yet applied. */
+  get pendingBlocks(): number {
+    return this.pending.length;
+  }
+
+  /** How long the oldest queued block has waited for its transaction, in ms (0 when none is queued). */
+  get pendingMs(): number {
+    return this.pending.length === 0 ? 0 : performance.now() - this.pendingSince;
   }
 
   /** The height of the last block accepted (queued or applied). */
@@ -266,6 +273,7 @@ export class Ingester {
   /** Applies all queued blocks in one transaction; on failure they are queued again, in front. */
   private async apply(): Promise<void> {
     const blocks = this.pending;
+    const since = this.pendingSince;
     this.pending = [];
     this.writingEvents = this.pendingEvents;
     this.pendingEvents = 0;
@@ -274,6 +282,7 @@ export class Ingester {
       await this.store.transaction((tx) => applyBlocks(tx, blocks));
     } catch (err) {
       this.pending = blocks.concat(this.pending);
+      this.pendingSince = since;
       this.countPending();
       throw err;
     } finally {
@@ -354,6 +363,7 @@ export class Ingester {
       );
     }
     this.checkpoint = block.height;
+    if (this.pending.length === 0) this.pendingSince = performance.now();
     this.pending.push(block);
     this.pendingEvents += block.events.length + 1;
     this.pendingWeight += batchWeight(block);

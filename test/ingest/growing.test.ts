@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
 import { StoreUnavailableError, type Store } from '../../src/db/store.js';
-import { GrowingIngest, type GrowingInput, type GrowingRead } from '../../src/ingest/growing.js';
+import {
+  GrowingIngest,
+  type GrowingIngestOptions,
+  type GrowingInput,
+  type GrowingRead,
+  STREAMING_BLOCKS,
+} from '../../src/ingest/growing.js';
 import { readCheckpoint } from '../../src/ingest/ingest.js';
 import { NdjsonDecoder } from '../../src/sources/ndjson/decoder.js';
 import { referralBlock } from '../helpers/events.js';
@@ -31,10 +37,17 @@ class ScriptedInput implements GrowingInput {
   private taken = 0;
   /** Resolves when the n-th read is taken. */
   private readonly watchers: { n: number; resolve: () => void }[] = [];
+  /** Told when the loop next waits for more. */
+  private waiter: (() => void) | undefined;
 
   add(...reads: GrowingRead[]): void {
     this.reads.push(...reads);
     this.more?.();
+  }
+
+  /** Resolves when the loop waits for more input. */
+  waiting(): Promise<void> {
+    return new Promise((resolve) => (this.waiter = resolve));
   }
 
   taking(n: number): Promise<void> {
@@ -50,6 +63,8 @@ class ScriptedInput implements GrowingInput {
   }
 
   waitForMore(signal: AbortSignal): Promise<void> {
+    this.waiter?.();
+    this.waiter = undefined;
     return new Promise((resolve) => {
       this.more = resolve;
       signal.addEventListener('abort', () => resolve(), { once: true });
@@ -69,8 +84,14 @@ function intercepted(store: Store, around: (n: number, run: () => Promise<unknow
   });
 }
 
-/** The loop over `input`, in batches of BATCH_EVENTS, each noted as "<blocks> to <last height>". */
-function growing(store: Store, input: GrowingInput, batches: string[], onStopped: (err: unknown) => void): GrowingIngest {
+/** The loop over `input`, in batches of BATCH_EVENTS (unless `opts` says), each noted as "<blocks> to <last height>". */
+function growing(
+  store: Store,
+  input: GrowingInput,
+  batches: string[],
+  onStopped: (err: unknown) => void,
+  opts: Partial<GrowingIngestOptions> = {},
+): GrowingIngest {
   return new GrowingIngest(store, input, {
     label: 'test',
     logger: pino({ level: 'silent' }),
@@ -78,6 +99,7 @@ function growing(store: Store, input: GrowingInput, batches: string[], onStopped
     batchEvents: BATCH_EVENTS,
     onApplied: (b) => batches.push(`${b.blocks} to ${b.lastHeight}`),
     onStopped,
+    ...opts,
   });
 }
 
@@ -171,6 +193,66 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(sets, [{ n: 42, referees: 42 }]);
     } finally {
       await loop.stop();
+      await store.close();
+      await ts.drop();
+    }
+  });
+
+  test(`${kind}: a streaming backlog fills its batches: many blocks at the end of what is written wait for more while it comes, up to a pause or a bound; a live block still goes alone`, async () => {
+    const ts = await createTestStore(kind);
+    const store = await ts.open();
+    // Batches of 50 blocks, so that STREAMING_BLOCKS (32) are queued before one is full.
+    const batchEvents = 250;
+    const forever = 600_000;
+    const run = async (
+      opts: Partial<GrowingIngestOptions>,
+      script: (input: ScriptedInput, batches: string[], loop: GrowingIngest) => Promise<void>,
+    ) => {
+      const input = new ScriptedInput();
+      const batches: string[] = [];
+      const loop = growing(store, input, batches, (err) => assert.fail(String(err)), { batchEvents, ...opts });
+      try {
+        await script(input, batches, loop);
+      } finally {
+        await loop.stop();
+      }
+    };
+    try {
+      assert.equal(STREAMING_BLOCKS, 32);
+      // No pause ends the wait: 40 blocks wait for more, which fills a batch of 50 and leaves 10,
+      // fewer than a stream's, applied at once. A live block then goes alone.
+      await run({ streamPauseMs: forever, streamWaitMs: forever }, async (input, batches, loop) => {
+        const waiting = input.waiting();
+        input.add(blocks(1, 40, true));
+        loop.start();
+        await waiting;
+        assert.deepEqual(batches, []);
+        input.add(blocks(41, 60, true));
+        await until(() => batches.length === 2);
+        input.add(blocks(61, 61, true));
+        await until(() => batches.length === 3);
+        assert.deepEqual(batches, ['50 to 50', '10 to 60', '1 to 61']);
+        // 31 blocks are not a stream: applied at once.
+        input.add(blocks(62, 92, true));
+        await until(() => batches.length === 4);
+        assert.equal(batches[3], '31 to 92');
+      });
+      // The input pauses: what is queued goes.
+      await run({ streamPauseMs: 1, streamWaitMs: forever }, async (input, batches, loop) => {
+        input.add(blocks(93, 132, true));
+        loop.start();
+        await until(() => loop.state === 'caught-up');
+        assert.deepEqual(batches, ['40 to 132']);
+      });
+      // A queued block has waited its bound: what is queued goes, pause or not.
+      await run({ streamPauseMs: forever, streamWaitMs: 0 }, async (input, batches, loop) => {
+        input.add(blocks(133, 172, true));
+        loop.start();
+        await until(() => batches.length === 1);
+        assert.deepEqual(batches, ['40 to 172']);
+      });
+      assert.equal(await readCheckpoint(store), 172n);
+    } finally {
       await store.close();
       await ts.drop();
     }

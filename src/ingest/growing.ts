@@ -206,10 +206,27 @@ export class GrowingIngest {
     return !this.paused && ingester.pendingBlocks >= STREAMING_BLOCKS && ingester.pendingMs < (this.opts.streamWaitMs ?? STREAM_WAIT_MS);
   }
 
-  /** Waits for more input for up to `ms`; whether it may have come (false: the wait timed out). */
+  /**
+   * Waits for more input for up to `ms`, or until stopped; whether it may have come (false: the
+   * wait timed out). Not AbortSignal.any over the loop's signal, which lives as long as the
+   * process: Node keeps every signal made from it (nodejs/node#54614).
+   */
   private async moreWithin(ms: number): Promise<boolean> {
-    const timeout = AbortSignal.timeout(ms);
-    await this.input.waitForMore(AbortSignal.any([this.wake.signal, timeout]));
-    return !timeout.aborted;
+    if (this.wake.signal.aborted) return true;
+    const wait = new AbortController();
+    const stop = () => wait.abort();
+    this.wake.signal.addEventListener('abort', stop, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      wait.abort();
+    }, ms);
+    try {
+      await this.input.waitForMore(wait.signal);
+    } finally {
+      clearTimeout(timer);
+      this.wake.signal.removeEventListener('abort', stop);
+    }
+    return !timedOut;
   }
 }

@@ -68,7 +68,7 @@ export type GrowingState = 'reading' | 'caught-up' | 'store-unavailable' | 'stop
  * it is whole, and a burst that arrives while one is written goes in the next one. Unless the
  * input streams a backlog (STREAMING_BLOCKS queued at its end): the reader then keeps up with the
  * writer, and applying whatever is there each time made transactions of a few thousand events
- * (the medium chain over the socket: 101 to 128 of them, against `ingest`'s 20), each paying a
+ * (the medium chain over the socket: 101 to 131 of them, against `ingest`'s 20), each paying a
  * transaction's fixed costs. The batch then fills as in `ingest` while the input keeps coming,
  * within STREAM_PAUSE_MS of each other and STREAM_WAIT_MS of its first block.
  *
@@ -94,8 +94,6 @@ export class GrowingIngest {
   private storeDown = false;
   private caughtUp = false;
   private stopped = false;
-  /** While a backlog streams, the input paused for STREAM_PAUSE_MS: what is queued goes now. */
-  private paused = false;
 
   constructor(
     private readonly store: Store,
@@ -168,12 +166,9 @@ export class GrowingIngest {
     if (!this.held) {
       const read = await this.input.read();
       if (read.kind === 'idle') {
-        if (this.filling(ingester)) {
-          this.paused = !(await this.moreWithin(this.opts.streamPauseMs ?? STREAM_PAUSE_MS));
-          return false;
-        }
+        // A streaming backlog waits for more; once the input pauses, what is queued goes.
+        if (this.filling(ingester) && (await this.moreWithin(this.opts.streamPauseMs ?? STREAM_PAUSE_MS))) return false;
         await ingester.flush();
-        this.paused = false;
         if (!this.caughtUp) {
           this.caughtUp = true;
           this.opts.logger.info({ height: ingester.height?.toString() ?? null }, `${this.opts.label}: caught up`);
@@ -189,10 +184,7 @@ export class GrowingIngest {
       await ingester.pushAll(read.events);
       // At the end of what is written: what is complete goes now, not when a batch is full (but
       // for a streaming backlog); the next read is decoded while it is written.
-      if (read.atEnd && !this.filling(ingester)) {
-        await ingester.flushAhead();
-        this.paused = false;
-      }
+      if (read.atEnd && !this.filling(ingester)) await ingester.flushAhead();
     } else if (read.kind === 'ended') {
       await ingester.flush();
       read.committed?.(dropped);
@@ -203,7 +195,7 @@ export class GrowingIngest {
 
   /** Whether the batch keeps filling rather than going now: see the class. */
   private filling(ingester: Ingester): boolean {
-    return !this.paused && ingester.pendingBlocks >= STREAMING_BLOCKS && ingester.pendingMs < (this.opts.streamWaitMs ?? STREAM_WAIT_MS);
+    return ingester.pendingBlocks >= STREAMING_BLOCKS && ingester.pendingMs < (this.opts.streamWaitMs ?? STREAM_WAIT_MS);
   }
 
   /**

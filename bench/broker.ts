@@ -172,7 +172,7 @@ async function metric(url: string, name: string): Promise<number> {
 /** Seconds from the sender's first frame until a listener that only buffers (serve's socket and buffer files) has every frame. */
 async function sendAlone(head: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'epochview-bench-sink-'));
-  const buffer = new BufferFiles(dir);
+  const buffer = new BufferFiles(dir, { chainId: undefined });
   let frames = 0;
   let lastFrameMs = 0;
   const listener = new PairListener({

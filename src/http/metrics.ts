@@ -81,7 +81,7 @@ export class Metrics {
 
   readonly ingestSkipped = new Counter({
     name: 'epochview_ingest_skipped_events_total',
-    help: 'Bus events of types this service does not read, by type',
+    help: 'Bus events of types this service does not read, by type (from the broker socket: as received, left out of its buffer files)',
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
@@ -264,10 +264,14 @@ export class Metrics {
     );
   }
 
-  /** Counts frames received on the broker socket; pass as BrokerOptions.onReceived. */
-  readonly onBrokerReceived = (frames: number, bytes: number): void => {
+  /**
+   * Counts frames received on the broker socket, and the skipped events it did not buffer, which
+   * are counted here rather than when applied; pass as BrokerOptions.onReceived.
+   */
+  readonly onBrokerReceived = (frames: number, bytes: number, skipped: ReadonlyMap<string, number>): void => {
     this.broker?.frames.inc(frames);
     this.broker?.bytes.inc(bytes);
+    for (const [type, n] of skipped) this.ingestSkipped.inc({ type }, n);
   };
 
   /** Registers the GraphQL upstream's gauges, read from `status` at each scrape. */

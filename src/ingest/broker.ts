@@ -31,8 +31,8 @@ export interface BrokerOptions extends Pick<IngestOptions, 'batchEvents' | 'onAp
   bufferDir: string;
   /** Events of another chain are refused; any chain when undefined. */
   chainId: string | undefined;
-  /** Told of every chunk of frames received (metrics). */
-  onReceived?: (frames: number, bytes: number) => void;
+  /** Told of every chunk of frames received, and of the events of kinds we skip that it left out of the buffer (metrics). */
+  onReceived?: (frames: number, bytes: number, skipped: ReadonlyMap<string, number>) => void;
   logger: Logger;
 }
 
@@ -79,7 +79,7 @@ export class BrokerSource {
       this.log.warn({ connections }, 'broker: more connections of a core in the last minute, not logged one by one'),
     );
     this.address = `${opts.host}:${opts.port}`;
-    this.buffer = new BufferFiles(opts.bufferDir);
+    this.buffer = new BufferFiles(opts.bufferDir, { chainId: opts.chainId });
     this.listener = new PairListener({
       connected: (peer) => {
         this.peer = peer;
@@ -96,7 +96,7 @@ export class BrokerSource {
               this.fail(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
               return;
             }
-            this.opts.onReceived?.(bodies.length, bytes);
+            this.opts.onReceived?.(bodies.length, bytes, this.buffer.takeSkipped());
           },
           closed: (reason) => {
             this.peer = undefined;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { WRITER_LOCK_KEY } from '../../src/db/writer-lock.js';
 import { demoChain } from '../../src/demo/chain.js';
 import { OTHER_PAYLOADS } from '../../src/demo/other-kinds.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
+import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { runCli } from '../helpers/cli.js';
 import { dumpReadModels } from '../helpers/dump.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
@@ -46,9 +47,13 @@ function eventFile(events: Record<string, unknown>[]): string {
 
 const id = (height: number, n: number) => height.toString(16).padStart(60, '0') + n.toString(16).padStart(4, '0');
 
-/** Block `height`: two referral sets, each joined by one referee. */
+/** An event of a kind we skip. */
+const ACCOUNT = { type: 'BUS_EVENT_TYPE_ACCOUNT', account: { balance: '1' } };
+
+/** Block `height`: two referral sets, each joined by one referee, and an event of a kind we skip between them. */
 function block(height: number): Record<string, unknown>[] {
-  const payloads = [1, 2].flatMap((n) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')]);
+  const set = (n: number) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')];
+  const payloads = [...set(1), ACCOUNT, ...set(2)];
   return blockLines(height, payloads).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 const EVENTS_PER_BLOCK = block(1).length;
@@ -211,8 +216,12 @@ for (const kind of STORE_KINDS) {
         assert.equal(sample(m, 'epochview_ingest_last_height'), 8);
         assert.equal(sample(m, 'epochview_broker_lag_blocks'), 0);
         assert.ok(sample(m, 'epochview_broker_received_bytes_total')! > 8 * EVENTS_PER_BLOCK * 8);
+        // The skipped kind is counted as it arrives (the half of block 6 sent had none), and left out of the buffer files.
+        assert.equal(sample(m, 'epochview_ingest_skipped_events_total{type="BUS_EVENT_TYPE_ACCOUNT"}'), 8);
         // The first connection's file is consumed and removed; the second's is still written.
         assert.deepEqual(readdirSync(bufferDir), ['000000000002.bevt']);
+        const buffered = [...new EventRecordReader().push(readFileSync(join(bufferDir, '000000000002.bevt')))];
+        assert.equal(buffered.length, 3 * (EVENTS_PER_BLOCK - 1));
         assert.equal(sample(m, 'epochview_broker_buffered_bytes'), statSync(join(bufferDir, '000000000002.bevt')).size);
         await again.close();
         assert.equal(await serve.stop(), 0);

@@ -34,6 +34,13 @@ const end = (height: number) =>
     endBlock: { height: String(height) },
   });
 
+/** An event of a kind we skip (an account update), in block `height`. */
+const account = (height: number, n: number, envelope: { chainId?: string; version?: number } = {}) =>
+  encodeBusEvent(
+    { id: `${height}-${n}`, block: 'AB', type: 'BUS_EVENT_TYPE_ACCOUNT', version: 1, chainId: 'c', ...envelope, account: { balance: '7' } },
+    new Map([['account', { field: 105 }]]),
+  );
+
 const frame = (body: Buffer) => {
   const head = Buffer.alloc(8);
   head.writeBigUInt64BE(BigInt(body.length));
@@ -82,7 +89,7 @@ test('the BeginBlock height is read from the envelope; other events and garbage 
 
 test('buffer files: one per connection, a new one at a BeginBlock once full, records readable as an event file', () => {
   const dir = join(tmp, 'rotate');
-  const files = new BufferFiles(dir, 100);
+  const files = new BufferFiles(dir, { chainId: undefined, rotateBytes: 100 });
   files.connectionBegan();
   files.append([begin(1), end(1)]);
   files.append([begin(2), end(2), begin(3)]);
@@ -108,7 +115,7 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
 
   // A later process finds the files left: all finished, and it numbers after them.
   writeFileSync(join(dir, 'not-a-buffer-file.txt'), 'x');
-  const again = new BufferFiles(dir, 100);
+  const again = new BufferFiles(dir, { chainId: undefined, rotateBytes: 100 });
   assert.deepEqual(again.oldest(), { number: 3, path: join(dir, names[2]!), finished: true });
   again.connectionBegan();
   again.append([begin(5)]);
@@ -117,6 +124,49 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
     ['000000000003.bevt', '000000000004.bevt'],
   );
   again.close();
+});
+
+test('buffer files leave out the skipped kinds the applier would only count, and count them; anything it could refuse is kept', () => {
+  const dir = join(tmp, 'skipped');
+  const files = new BufferFiles(dir, { chainId: 'c' });
+  files.connectionBegan();
+  const kept = [
+    // Before the connection's first BeginBlock: the rest of a block begun on a lost connection, which the applier drops and logs.
+    account(1, 5),
+    begin(2),
+    account(2, 3, { chainId: 'other' }),
+    account(2, 4, { version: 2 }),
+    // Another block's event inside block 2: the applier refuses it.
+    account(3, 5),
+    Buffer.from([0xff, 0xff]),
+    end(2),
+    // After an EndBlock, before the next BeginBlock.
+    account(2, 6),
+    begin(3),
+    end(3),
+  ];
+  files.append([kept[0]!, kept[1]!, account(2, 1), account(2, 2), ...kept.slice(2, 6)]);
+  files.append([account(2, 5), kept[6]!]);
+  files.append([...kept.slice(7, 9), account(3, 1), kept[9]!]);
+  assert.deepEqual(files.takeSkipped(), new Map([['BUS_EVENT_TYPE_ACCOUNT', 4]]));
+  assert.deepEqual(files.takeSkipped(), new Map());
+  // A new connection has no block open until its BeginBlock.
+  files.connectionEnded();
+  files.connectionBegan();
+  files.append([account(3, 2)]);
+  files.close();
+  const read = (name: string) =>
+    [...new EventRecordReader().push(readFileSync(join(dir, name)))].map((r) => r.buf.subarray(r.start, r.end));
+  assert.deepEqual(read('000000000001.bevt'), kept);
+  assert.deepEqual(read('000000000002.bevt'), [account(3, 2)]);
+  assert.equal(files.heightReceived, 3n);
+
+  // Without a chain configured, any chain's events of skipped kinds in the open block are left out.
+  const anyChain = new BufferFiles(join(tmp, 'skipped-any-chain'), { chainId: undefined });
+  anyChain.connectionBegan();
+  anyChain.append([begin(1), account(1, 1, { chainId: 'other' }), end(1)]);
+  assert.deepEqual(anyChain.takeSkipped(), new Map([['BUS_EVENT_TYPE_ACCOUNT', 1]]));
+  anyChain.close();
 });
 
 test('a core reconnecting in a loop: its connections are logged one by one up to 10 a minute, the rest counted in one line', async (t) => {

@@ -1,6 +1,7 @@
 import type { InputPosition } from '../input-error.js';
-import { decodeBusEvent, heightOf, isOurPayload, scanEnvelope, scanned, typeName, type BinaryEvent } from './decode-event.js';
+import { decodeBusEvent, heightOf, isOurPayload, scanEnvelope, scanned, type BinaryEvent } from './decode-event.js';
 import { EventRecordReader } from './records.js';
+import { TypeTally } from './type-tally.js';
 import { ascii } from './wire.js';
 
 /**
@@ -99,9 +100,6 @@ export class RecordScanner {
   }
 }
 
-/** Types below this are counted in an array; the few others (a newer chain's) in a map. */
-const TYPES_IN_ARRAY = 1024;
-
 /** The run of skipped events being counted: its first event, and the events of each type. */
 class RunTally {
   open = false;
@@ -110,10 +108,7 @@ class RunTally {
   private at: InputPosition = { offset: 0 };
   private chainId = '';
   private version = 0;
-  private readonly counts = new Uint32Array(TYPES_IN_ARRAY);
-  /** Types counted in this run, in the order first seen. */
-  private readonly types: number[] = [];
-  private readonly otherCounts = new Map<number, number>();
+  private readonly tally = new TypeTally();
 
   /** Starts a run at the event just scanned (scanned holds its envelope). */
   begin(buf: Uint8Array, at: InputPosition): void {
@@ -136,29 +131,12 @@ class RunTally {
   }
 
   add(type: number): void {
-    if (type < TYPES_IN_ARRAY) {
-      const n = this.counts[type]!;
-      if (n === 0) this.types.push(type);
-      this.counts[type] = n + 1;
-    } else this.otherCounts.set(type, (this.otherCounts.get(type) ?? 0) + 1);
+    this.tally.add(type);
   }
 
   /** The run as one event; the tally starts afresh. */
   take(): BinaryEvent {
-    const counts = new Map<string, number>();
-    let events = 0;
-    for (const t of this.types) {
-      const n = this.counts[t]!;
-      counts.set(typeName(t), n);
-      events += n;
-      this.counts[t] = 0;
-    }
-    this.types.length = 0;
-    for (const [t, n] of this.otherCounts) {
-      counts.set(typeName(t), n);
-      events += n;
-    }
-    this.otherCounts.clear();
+    const { counts, events } = this.tally.take();
     this.open = false;
     return {
       id: this.id,

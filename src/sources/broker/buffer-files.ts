@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writ
 import { join } from 'node:path';
 import { ENVELOPE, PAYLOADS } from '../binary/schema.js';
 import { LEN, VARINT, WireError, WireReader } from '../binary/wire.js';
+import { SkippedFrames } from './skipped-frames.js';
 
 /**
  * A buffer file is closed at the first block that begins once it holds this many bytes, so that
@@ -56,11 +57,14 @@ export function beginBlockHeight(event: Buffer): bigint | undefined {
  * The broker socket's buffer: every frame is written to a file in this folder as it arrives, in
  * the event-file record format, and the store is fed from the files. The socket never waits for
  * the store, and what arrived survives a kill -9 (the files are written through to the kernel at
- * once). Each connection writes new files, so a block left open by a disconnect ends its file.
- * Files are numbered in the order written; consumed files are removed by the reader.
+ * once). Events of the kinds we skip are counted and left out (SkippedFrames): the applier
+ * would only count them. Each connection writes new files, so a block left open by a disconnect
+ * ends its file. Files are numbered in the order written; consumed files are removed by the reader.
  */
 export class BufferFiles {
   private readonly segments = new Map<number, Segment & { bytes: number }>();
+  private readonly skipped: SkippedFrames;
+  private readonly rotateBytes: number;
   private writing: { segment: Segment & { bytes: number }; fd: number; seq: number } | undefined;
   /** A connection began: its first frame opens a new file. */
   private connectionStarted = false;
@@ -71,10 +75,16 @@ export class BufferFiles {
   /** Height of the last BeginBlock received. */
   heightReceived: bigint | null = null;
 
+  /**
+   * @param opts.chainId events of another chain are kept for the applier to refuse (any chain when undefined);
+   * opts.rotateBytes is SEGMENT_BYTES but in tests.
+   */
   constructor(
     readonly dir: string,
-    private readonly rotateBytes = SEGMENT_BYTES,
+    opts: { chainId: string | undefined; rotateBytes?: number },
   ) {
+    this.skipped = new SkippedFrames(opts.chainId);
+    this.rotateBytes = opts.rotateBytes ?? SEGMENT_BYTES;
     mkdirSync(dir, { recursive: true });
     // Files of an earlier process: finished, consumed first.
     for (const name of readdirSync(dir).sort()) {
@@ -91,6 +101,7 @@ export class BufferFiles {
   connectionBegan(): void {
     this.finishWriting();
     this.connectionStarted = true;
+    this.skipped.connectionBegan();
   }
 
   /** The connection ended: its last file is finished. */
@@ -101,13 +112,16 @@ export class BufferFiles {
   }
 
   /**
-   * Appends frames (raw BusEvents) as records, in one write per file. The first frame of a
-   * connection opens a new file, and so does a BeginBlock once the file is full.
+   * Appends frames (raw BusEvents) as records, in one write per file, but those left out. The
+   * first frame of a connection kept opens a new file, and so does a BeginBlock once the file is full.
    */
   append(frames: Buffer[]): void {
     let batch: Buffer[] = [];
     let batchBytes = 0;
+    let kept = 0;
     for (const frame of frames) {
+      if (this.skipped.leavesOut(frame)) continue;
+      kept++;
       const height = beginBlockHeight(frame);
       if (height !== undefined) this.heightReceived = height;
       const full = this.writing !== undefined && this.writing.segment.bytes + batchBytes >= this.rotateBytes;
@@ -123,7 +137,12 @@ export class BufferFiles {
       batchBytes += 12 + frame.length;
     }
     this.write(batch);
-    this.wake();
+    if (kept > 0) this.wake();
+  }
+
+  /** The events left out since the last call, by type name. */
+  takeSkipped(): Map<string, number> {
+    return this.skipped.take();
   }
 
   /** The oldest file still here. */

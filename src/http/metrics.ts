@@ -81,7 +81,7 @@ export class Metrics {
 
   readonly ingestSkipped = new Counter({
     name: 'epochview_ingest_skipped_events_total',
-    help: 'Bus events of types this service does not read, by type (from the broker socket: as received, left out of its buffer files)',
+    help: 'Bus events of types this service does not read, by type, counted as applied (the broker socket counts most of them as received: epochview_broker_skipped_events_total)',
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
@@ -181,7 +181,7 @@ export class Metrics {
   private heightApplied: bigint | null = null;
 
   /** The broker socket's counters, registered by watchBroker (absent without a broker socket). */
-  private broker: { frames: Counter; bytes: Counter } | undefined;
+  private broker: { frames: Counter; bytes: Counter; skipped: Counter<'type'> } | undefined;
 
   readonly cacheBytes: Gauge = new Gauge({
     name: 'epochview_response_cache_bytes',
@@ -241,6 +241,12 @@ export class Metrics {
         help: 'Broker socket: bytes received from the core after the handshake (frame headers included)',
         registers,
       }),
+      skipped: new Counter({
+        name: 'epochview_broker_skipped_events_total',
+        help: 'Broker socket: events of types this service does not read, by type, counted as received and left out of the buffer files (a block the core sends again counts again)',
+        labelNames: ['type'] as const,
+        registers,
+      }),
     };
     const gauge = (name: string, help: string, value: (g: BrokerGauges) => number) => {
       const g: Gauge = new Gauge({ name, help, registers, collect: (): void => g.set(value(gauges())) });
@@ -264,14 +270,11 @@ export class Metrics {
     );
   }
 
-  /**
-   * Counts frames received on the broker socket, and the skipped events it did not buffer, which
-   * are counted here rather than when applied; pass as BrokerOptions.onReceived.
-   */
+  /** Counts frames received on the broker socket, and the skipped events left out of its buffer; pass as BrokerOptions.onReceived. */
   readonly onBrokerReceived = (frames: number, bytes: number, skipped: ReadonlyMap<string, number>): void => {
     this.broker?.frames.inc(frames);
     this.broker?.bytes.inc(bytes);
-    for (const [type, n] of skipped) this.ingestSkipped.inc({ type }, n);
+    for (const [type, n] of skipped) this.broker?.skipped.inc({ type }, n);
   };
 
   /** Registers the GraphQL upstream's gauges, read from `status` at each scrape. */

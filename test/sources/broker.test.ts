@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import pino from 'pino';
 import { BrokerSource } from '../../src/ingest/broker.js';
+import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
 import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
@@ -167,6 +168,29 @@ test('buffer files leave out the skipped kinds the applier would only count, and
   anyChain.append([begin(1), account(1, 1, { chainId: 'other' }), end(1)]);
   assert.deepEqual(anyChain.takeSkipped(), new Map([['BUS_EVENT_TYPE_ACCOUNT', 1]]));
   anyChain.close();
+});
+
+test("the socket's frames, looked at while the applier's decoder is paused inside a run of skipped events, do not change that run", () => {
+  // The applier reads the buffer files across turns of the event loop, and frames arrive in
+  // between: each side scans envelopes into its own place.
+  const record = (body: Buffer) => {
+    const head = Buffer.alloc(12);
+    head.writeUInt32BE(8 + body.length, 0);
+    return Buffer.concat([head, body]);
+  };
+  const decoding = new BinaryDecoder().push(Buffer.concat([record(account(5, 1)), record(account(6, 1))]));
+  assert.equal(decoding.next().value?.id, '5-1');
+  const files = new BufferFiles(join(tmp, 'interleaved'), { chainId: 'c' });
+  files.connectionBegan();
+  files.append([begin(9), account(9, 1, { chainId: 'other' }), account(9, 2)]);
+  files.close();
+  const run = decoding.next().value;
+  assert.deepEqual(run && { id: run.id, height: run.height, chainId: run.chainId, body: run.body }, {
+    id: '6-1',
+    height: 6n,
+    chainId: 'c',
+    body: { kind: 'skippedRun', counts: new Map([['BUS_EVENT_TYPE_ACCOUNT', 1]]), events: 1 },
+  });
 });
 
 test('a core reconnecting in a loop: its connections are logged one by one up to 10 a minute, the rest counted in one line', async (t) => {

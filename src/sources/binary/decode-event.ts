@@ -110,17 +110,41 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
   return { id, height, at, chainId, version, body: decodePayload(payload.key, fields, fail)! };
 }
 
-/** What scanEnvelope found in the last envelope it read (one for all: read it before the next scan). */
-export const scanned = { idStart: 0, idEnd: 0, dash: 0, type: 0, version: 0, chainId: '', payloadField: 0 };
+/** What scanEnvelope found in an envelope. */
+export interface ScannedEnvelope {
+  idStart: number;
+  idEnd: number;
+  dash: number;
+  type: number;
+  version: number;
+  chainId: string;
+  payloadField: number;
+}
+
+export const scannedEnvelope = (): ScannedEnvelope => ({
+  idStart: 0,
+  idEnd: 0,
+  dash: 0,
+  type: 0,
+  version: 0,
+  chainId: '',
+  payloadField: 0,
+});
 
 /**
- * Reads a BusEvent's envelope (`buf[start, end)`) into `scanned` without decoding anything or
+ * What scanEnvelope found in the last envelope the decoders read (read it before the next scan).
+ * Another reader that scans envelopes while a decoder is paused (the broker socket's) has its own.
+ */
+export const scanned = scannedEnvelope();
+
+/**
+ * Reads a BusEvent's envelope (`buf[start, end)`) into `into` without decoding anything or
  * making any object: where its id and the id's dash are, its type, version, chain and payload
  * field. False when something is off (no id or one not `<digits>-<digits>`, two payloads, bytes
  * that are not protobuf): decodeBusEvent then throws the error that says what. The path of the
  * events of kinds we skip, most of a real chain's.
  */
-export function scanEnvelope(buf: Uint8Array, start: number, end: number): boolean {
+export function scanEnvelope(buf: Uint8Array, start: number, end: number, into: ScannedEnvelope = scanned): boolean {
   let idStart = -1;
   let idEnd = -1;
   let type = 0;
@@ -152,13 +176,13 @@ export function scanEnvelope(buf: Uint8Array, start: number, end: number): boole
   let dash = idStart;
   while (dash < idEnd && buf[dash] !== 45) dash++;
   if (idStart < 0 || dash === idStart || dash === idEnd || !digits(buf, idStart, dash) || !digits(buf, dash + 1, idEnd)) return false;
-  scanned.idStart = idStart;
-  scanned.idEnd = idEnd;
-  scanned.dash = dash;
-  scanned.type = type;
-  scanned.version = version;
-  scanned.chainId = chainId;
-  scanned.payloadField = payloadField;
+  into.idStart = idStart;
+  into.idEnd = idEnd;
+  into.dash = dash;
+  into.type = type;
+  into.version = version;
+  into.chainId = chainId;
+  into.payloadField = payloadField;
   return true;
 }
 

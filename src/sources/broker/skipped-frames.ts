@@ -1,4 +1,4 @@
-import { isOurPayload, scanEnvelope, scanned } from '../binary/decode-event.js';
+import { isOurPayload, scanEnvelope, scannedEnvelope } from '../binary/decode-event.js';
 import { PAYLOADS } from '../binary/schema.js';
 import { TypeTally } from '../binary/type-tally.js';
 
@@ -15,6 +15,8 @@ export class SkippedFrames {
   /** The id prefix ("<height>-") of the block the last BeginBlock opened, until its EndBlock. */
   private openBlock: Buffer | undefined;
   private readonly tally = new TypeTally();
+  /** Its own: frames arrive while the applier's decoder is paused between two reads of the shared one. */
+  private readonly scanned = scannedEnvelope();
 
   /** @param chainId events of another chain are kept, for the applier to refuse; any chain when undefined. */
   constructor(private readonly chainId: string | undefined) {}
@@ -26,7 +28,8 @@ export class SkippedFrames {
 
   /** Whether `frame` (a BusEvent) is left out; the block markers are followed as they pass. */
   leavesOut(frame: Buffer): boolean {
-    if (!scanEnvelope(frame, 0, frame.length)) return false;
+    const scanned = this.scanned;
+    if (!scanEnvelope(frame, 0, frame.length, scanned)) return false;
     const { payloadField, idStart, dash } = scanned;
     if (payloadField === PAYLOADS.beginBlock.field) {
       this.openBlock = Buffer.from(frame.subarray(idStart, dash + 1));

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import pino from 'pino';
 import { BrokerSource } from '../../src/ingest/broker.js';
 import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
-import { encodeBusEvent } from '../../src/sources/binary/encode-event.js';
+import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
 import { checkHeader, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../../src/sources/broker/pair-listener.js';
@@ -173,12 +173,7 @@ test('buffer files leave out the skipped kinds the applier would only count, and
 test("the socket's frames, looked at while the applier's decoder is paused inside a run of skipped events, do not change that run", () => {
   // The applier reads the buffer files across turns of the event loop, and frames arrive in
   // between: each side scans envelopes into its own place.
-  const record = (body: Buffer) => {
-    const head = Buffer.alloc(12);
-    head.writeUInt32BE(8 + body.length, 0);
-    return Buffer.concat([head, body]);
-  };
-  const decoding = new BinaryDecoder().push(Buffer.concat([record(account(5, 1)), record(account(6, 1))]));
+  const decoding = new BinaryDecoder().push(Buffer.concat([eventRecord(1n, account(5, 1)), eventRecord(2n, account(6, 1))]));
   assert.equal(decoding.next().value?.id, '5-1');
   const files = new BufferFiles(join(tmp, 'interleaved'), { chainId: 'c' });
   files.connectionBegan();

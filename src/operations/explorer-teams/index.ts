@@ -3,7 +3,8 @@ import { pageRequest } from '../../pagination/page.js';
 import { readPage } from '../../pagination/page-sql.js';
 import type { Operation } from '../operation.js';
 import { FIELDS } from './fields.js';
-import { TEAM, TEAM_CURSOR } from './message.js';
+import { TEAM_CURSOR } from '../list-teams/message.js';
+import { TEAM } from './message.js';
 import { teamsPage } from './sql.js';
 
 /** The explorer's team list (the data-node's API at v0.79 has none the explorer can use). */
@@ -13,7 +14,7 @@ export const explorerListTeams: Operation<typeof FIELDS> = {
   summary: 'List teams',
   description:
     'Teams with their members now and how many epochs of statistics they have, optionally searched by name or id. Sort key (createdAt, id), paged like the ' +
-    "data-node's lists (the cursor has the referral sets' shape). `eligibleEpochs` tells for which `aggregationEpochs` ListTeamMembersStatistics lists the team.",
+    "data-node's lists (the cursor is ListTeams'). `eligibleEpochs` tells for which `aggregationEpochs` ListTeamMembersStatistics lists the team.",
   reads: ['teams', 'team-member-stats', 'chain-head'],
   fields: FIELDS,
   response: {

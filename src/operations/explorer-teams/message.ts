@@ -1,4 +1,4 @@
-import type { CursorDef, MessageDef } from '../../contract/message.js';
+import type { MessageDef } from '../../contract/message.js';
 import { eligibleEpochsSql } from '../team-eligibility.js';
 
 /** A team of the explorer's list, over a teams row: its details, members now, and statistics epochs. */
@@ -31,11 +31,3 @@ export const TEAM = {
     },
   ],
 } as const satisfies MessageDef;
-
-/** A team's position in the sort key (createdAt, id); the same shape as a referral set's cursor. */
-export const TEAM_CURSOR = {
-  fields: [
-    { key: 'CreatedAt', type: 'time', position: 'createdAt', sql: (t) => `${t}.created_at` },
-    { key: 'ID', type: 'id', position: 'id', sql: (t) => `${t}.id` },
-  ],
-} as const satisfies CursorDef;

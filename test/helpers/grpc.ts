@@ -12,11 +12,18 @@ export const PROTO_DIR = fileURLToPath(new URL('../../proto/', import.meta.url))
 const TEST_PROTO_DIR = fileURLToPath(new URL('../grpc/', import.meta.url));
 export const SERVICE = 'datanode.api.v2.TradingDataService';
 
-/** The project's messages, from its shipped .proto files (imports resolve from proto/). */
+/** The project's messages, from its shipped .proto files (imports resolve from proto/), and its service. */
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => `${PROTO_DIR}${target}`;
 root.loadSync('data-node/api/v2/trading_data.proto');
-const messageType = (name: string) => root.lookupType(`datanode.api.v2.${name}`);
+export const messageType = (name: string) => root.lookupType(`datanode.api.v2.${name}`);
+
+/** The service's methods, as the shipped .proto declares them: name, request and response message. */
+export const METHODS = Object.values(root.lookupService(SERVICE).methods).map((m) => ({
+  name: m.name,
+  request: m.requestType,
+  response: m.responseType,
+}));
 
 /** A request message's bytes, from its fields as protobufjs names them (lowerCamelCase). */
 export const encode = (name: string, value: object) => Buffer.from(messageType(name).encode(messageType(name).fromObject(value)).finish());

@@ -212,6 +212,18 @@ function convert(spec: SettingSpec, raw: string): number | boolean | string {
 }
 
 /**
+ * parseArgs' word on bad flags; a setting given without its value (last, or followed by another
+ * flag) is told what it takes, since parseArgs speaks of ambiguous arguments and '--flag=-XYZ'.
+ */
+function usageOf(err: Error & { code?: string }): string {
+  const flag = err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? /^Option '--([a-z-]+)/.exec(err.message)?.[1] : undefined;
+  const spec = Object.values(SETTINGS as Record<string, SettingSpec>).find((s) => s.flag === flag);
+  if (!spec) return err.message;
+  const takes = spec.kind === 'bool' ? 'true or false' : spec.kind === 'int' ? 'a non-negative integer' : 'a value';
+  return `--${spec.flag} takes ${takes}: --${spec.flag} ${spec.kind === 'bool' ? 'true' : spec.kind === 'int' ? '<n>' : '<value>'}`;
+}
+
+/**
  * Reads the settings `names` from argv flags, then the environment, then defaults; returns
  * them with the remaining positional arguments. Unknown flags are a usage error.
  */
@@ -227,7 +239,7 @@ export function readSettings<N extends SettingName>(
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(usageOf(err as Error & { code?: string }));
   }
   const settings = {} as Record<string, unknown>;
   for (const n of names) {

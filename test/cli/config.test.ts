@@ -65,6 +65,27 @@ test('production-readiness settings: defaults and validation', () => {
   );
 });
 
+test('a setting given without its value is told what it takes', () => {
+  const usage = (names: SettingName[], argv: string[]) => {
+    try {
+      readSettings(names, argv, {});
+    } catch (e) {
+      assert.ok(e instanceof UsageError);
+      return e.message;
+    }
+    assert.fail(`no usage error for ${argv.join(' ')}`);
+  };
+  // Followed by another flag (parseArgs: "argument is ambiguous"), and last ("argument missing").
+  assert.equal(
+    usage(['demoOnEmpty', 'port'], ['--demo-on-empty', '--port', '1']),
+    '--demo-on-empty takes true or false: --demo-on-empty true',
+  );
+  assert.equal(usage(['port'], ['--port']), '--port takes a non-negative integer: --port <n>');
+  assert.equal(usage(['databaseUrl'], ['--database-url']), '--database-url takes a value: --database-url <value>');
+  // Other words of parseArgs stay as they are.
+  assert.match(usage(['port'], ['--frobnicate']), /^Unknown option '--frobnicate'/);
+});
+
 test('--trust-proxy: a number of hops, or addresses, CIDR ranges and range names', () => {
   assert.equal(parseTrustProxy('2'), 2);
   assert.deepEqual(parseTrustProxy('10.0.0.1'), ['10.0.0.1']);

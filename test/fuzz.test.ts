@@ -27,7 +27,7 @@ const SEED = Number(process.env.EPOCHVIEW_FUZZ_SEED ?? 20261129);
 const TIMES = Number(process.env.EPOCHVIEW_FUZZ_RUNS ?? 1);
 const runs = (n: number) => ({ seed: SEED, numRuns: n * TIMES });
 
-/** A team and a party of the `teams` fixture, so that some requests reach real rows. */
+/** A team of the `teams` fixture, so that some requests reach real rows. */
 const TEAM = 'd1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1';
 const ODD = ['', '0', '-1', 'zz', 'network', '%00', '\u0000', 'é', '\u{1F600}', '\u202e', ' 1', '१२', "'; --", '<b>', 'x'.repeat(3000)];
 const NUMBERS = [

@@ -36,7 +36,7 @@ export interface TestRequest {
  */
 export const UNCOMPRESSED: TestRequest = { headers: { 'accept-encoding': 'identity' } };
 
-/** The headers fetch sends unless told otherwise, so that the tests' requests are a browser's. */
+/** The headers fetch sends unless told otherwise, so that the tests' requests stay what they were. */
 const FETCH_HEADERS: Record<string, string> = {
   accept: '*/*',
   'accept-language': '*',
@@ -61,7 +61,9 @@ const DECODERS: Record<string, (b: Buffer) => Buffer> = {
  */
 export function get(url: string, init: TestRequest = {}): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const headers = { ...FETCH_HEADERS, ...init.headers };
+    // By lower-case name, as fetch merges them: one header each, never two differently spelt.
+    const headers = { ...FETCH_HEADERS };
+    for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
     const req = request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -1,9 +1,11 @@
 /**
  * Bad input at random, with fast-check: requests to every REST route, GraphQL documents by GET and
- * POST, gRPC messages of every method made and broken, on a real `serve` of each store; and broken
- * event bytes through the decoders. Whatever arrives gets an answer of the contract (a status
- * under 500, a well-formed body, no internal text) and the process lives on; the decoders refuse
- * broken bytes with an InputError and nothing else.
+ * POST, gRPC messages of every method made and broken, on a real `serve` of each store; broken
+ * event bytes through the decoders; and chains whose events carry odd values, through `ingest`.
+ * Whatever arrives gets an answer of the contract (a status under 500, a well-formed body, no
+ * internal text) and the process lives on; the decoders refuse broken bytes with an InputError and
+ * nothing else; ingest applies a chain or stops at the bad event with a clear message, and what it
+ * applied is served.
  *
  * The seed is fixed, so that a run is repeatable; EPOCHVIEW_FUZZ_SEED takes another, and
  * EPOCHVIEW_FUZZ_RUNS multiplies the runs (a long hunt: EPOCHVIEW_FUZZ_RUNS=50). A failure names
@@ -17,11 +19,11 @@ import type protobuf from 'protobufjs';
 import { eventFileChunks } from '../src/demo/evts.js';
 import { createDecoder, type EventFormat } from '../src/sources/input.js';
 import { InputError } from '../src/sources/input-error.js';
-import { FIXTURES } from './helpers/cli.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
 import { grpcAddress, METHODS, messageType, rawCall, rawClient, SERVICE, status } from './helpers/grpc.js';
 import { type ServeProcess, startServe } from './helpers/serve.js';
-import { get } from './helpers/server.js';
-import { createTestStore, STORE_KINDS, type TestStore } from './helpers/stores.js';
+import { get, startServer } from './helpers/server.js';
+import { createTestStore, DATASETS, STORE_KINDS, type TestStore } from './helpers/stores.js';
 
 const SEED = Number(process.env.EPOCHVIEW_FUZZ_SEED ?? 20261129);
 const TIMES = Number(process.env.EPOCHVIEW_FUZZ_RUNS ?? 1);
@@ -320,3 +322,100 @@ describe('random broken event bytes', () => {
     );
   });
 });
+
+/** Values a chain could carry where our events expect others: numbers past 64 bits, odd text, other JSON types. */
+const chainValue = fc.oneof(
+  fc.constantFrom(
+    ...ODD,
+    ...NUMBERS,
+    '340282366920938463463374607431768211456',
+    '-9223372036854775809',
+    'a'.repeat(100_000),
+    'ab'.repeat(32),
+  ),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constant(undefined),
+);
+
+/** Edits of a fixture chain: which of its events of our kinds, which of their values, and what instead (undefined: left out). */
+const oddChain = fc.record({
+  dataset: fc.constantFrom(...DATASETS),
+  edits: fc.array(fc.tuple(fc.nat(), fc.nat(), chainValue), { minLength: 1, maxLength: 4 }),
+});
+
+/** The chain of `dataset` with `edits` made to its events of our kinds, as NDJSON (the JSON stays valid). */
+function chainWith(dataset: string, edits: [number, number, unknown][]): string {
+  const events = readFileSync(`${FIXTURES}${dataset}.ndjson`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const ours = events.filter((e) => !/BEGIN_BLOCK|END_BLOCK/.test(String(e.type)));
+  for (const [which, where, value] of edits) {
+    const event = ours[which % ours.length]!;
+    const leaves = leavesOf(event, ['id', 'block', 'type', 'version', 'chainId']);
+    const [parent, key] = leaves[where % leaves.length]!;
+    if (value === undefined) delete parent[key];
+    else parent[key] = value;
+  }
+  return `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+}
+
+/** The places of an object's leaf values, as (the object holding one, its key), but for the top-level `except` keys. */
+function leavesOf(o: Record<string, unknown>, except: string[] = []): [Record<string, unknown>, string][] {
+  const out: [Record<string, unknown>, string][] = [];
+  for (const [k, v] of Object.entries(o)) {
+    if (except.includes(k)) continue;
+    if (v !== null && typeof v === 'object') out.push(...leavesOf(v as Record<string, unknown>));
+    else out.push([o, k]);
+  }
+  return out;
+}
+
+/** Every list and lookup that needs no id, and the explorer's. */
+const PAGES = [
+  '/api/v2/referral-sets?pagination.first=5000',
+  '/api/v2/rewards/epoch/summaries?pagination.first=5000',
+  '/api/v2/teams?pagination.first=5000',
+  '/api/v2/teams/stats?aggregationEpochs=30',
+  '/api/v2/referral-sets/referees',
+  '/api/v2/referral-sets/stats',
+  '/api/v2/referral-programs/current',
+  '/explorer/api/overview',
+  '/explorer/api/assets',
+  '/explorer/api/teams',
+  `/graphql?query=${encodeURIComponent('{ teams { edges { node { teamId name teamUrl avatarUrl } } } teamsStatistics { edges { node { teamId } } } }')}`,
+];
+
+for (const kind of STORE_KINDS) {
+  describe(`random odd values in a chain's events on ${kind}`, () => {
+    test('ingest applies them or stops at the event with a clear message, and every page of what it applied answers', async () => {
+      await fc.assert(
+        fc.asyncProperty(oddChain, async ({ dataset, edits }) => {
+          const ts = await createTestStore(kind);
+          try {
+            const res = await runCli(['ingest', '-', ...ts.args], { stdin: chainWith(dataset, edits) });
+            assert.ok(res.code === 0 || res.code === 1, `exit ${res.code}: ${res.stderr}`);
+            assert.doesNotMatch(res.stderr, INTERNAL_TEXT);
+            if (res.code === 1) assert.match(res.stderr, /^error: .*line \d+/m);
+            const store = await ts.open();
+            const server = await startServer(store);
+            try {
+              for (const page of PAGES) {
+                const answer = await get(server.url + page);
+                // The answers hold the chain's own text, so only their status and form are checked.
+                assert.ok(answer.status < 500, `${answer.status} for ${page}: ${answer.text.slice(0, 300)}`);
+                JSON.parse(answer.text);
+              }
+            } finally {
+              await server.close();
+              await store.close();
+            }
+          } finally {
+            await ts.drop();
+          }
+        }),
+        runs(4),
+      );
+    });
+  });
+}

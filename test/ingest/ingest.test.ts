@@ -3,7 +3,7 @@
  * input shape, idempotence, resume after a failure, block atomicity and bad-input messages.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -14,6 +14,8 @@ import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/e
 import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-ingest-'));
+// Its inputs include two files of 128 MiB (a line without its newline), on both stores.
+after(() => rmSync(tmp, { recursive: true, force: true }));
 const fixtureLines = (name: string) =>
   readFileSync(`${FIXTURES}${name}.ndjson`, 'utf8')
     .split('\n')

@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type protobuf from 'protobufjs';
 import { eventFileChunks } from '../src/demo/evts.js';
+import { ROUTES } from '../src/http/routes.js';
 import { createDecoder, type EventFormat } from '../src/sources/input.js';
 import { InputError } from '../src/sources/input-error.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
@@ -95,24 +96,11 @@ const KEYS = [
 const queryLike = fc
   .array(fc.tuple(fc.constantFrom(...KEYS), valueLike), { maxLength: 5 })
   .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-const PATHS = [
-  '/api/v2/referral-sets',
-  '/api/v2/teams/:id/stats',
-  '/api/v2/rewards/epoch/summaries',
-  '/api/v2/teams',
-  '/api/v2/teams/stats',
-  '/api/v2/teams/referees/:id',
-  '/api/v2/teams/referees/history/:id',
-  '/api/v2/referral-sets/referees',
-  '/api/v2/referral-sets/stats',
-  '/api/v2/referral-programs/current',
-  '/explorer/api/overview',
-  '/explorer/api/assets',
-  '/explorer/api/teams',
-];
+/** Every route of the API and the explorer, its path parameters to fill (the routes table: a new route is fuzzed too). */
+const PATHS = ROUTES.map((r) => r.path);
 const urlLike = fc
   .tuple(fc.constantFrom(...PATHS), idLike, queryLike)
-  .map(([path, id, query]) => `${path.replace(':id', encodeURIComponent(id) || 'x')}${query ? `?${query}` : ''}`);
+  .map(([path, id, query]) => `${path.replace(/:\w+/g, encodeURIComponent(id) || 'x')}${query ? `?${query}` : ''}`);
 
 /** GraphQL documents the apps send, to break. */
 const DOCUMENTS = [
@@ -371,18 +359,9 @@ function leavesOf(o: Record<string, unknown>, except: string[] = []): [Record<st
   return out;
 }
 
-/** Every list and lookup that needs no id, and the explorer's. */
+/** Every route that needs no path parameter, and a GraphQL document of the teams' fields. */
 const PAGES = [
-  '/api/v2/referral-sets?pagination.first=5000',
-  '/api/v2/rewards/epoch/summaries?pagination.first=5000',
-  '/api/v2/teams?pagination.first=5000',
-  '/api/v2/teams/stats?aggregationEpochs=30',
-  '/api/v2/referral-sets/referees',
-  '/api/v2/referral-sets/stats',
-  '/api/v2/referral-programs/current',
-  '/explorer/api/overview',
-  '/explorer/api/assets',
-  '/explorer/api/teams',
+  ...PATHS.filter((path) => !path.includes(':')),
   `/graphql?query=${encodeURIComponent('{ teams { edges { node { teamId name teamUrl avatarUrl } } } teamsStatistics { edges { node { teamId } } } }')}`,
 ];
 

@@ -162,15 +162,35 @@ function halfOf<T>(positions: T[], k: number): T[] {
   return positions.filter((_, i) => (i + k) % 2 === 0);
 }
 
-function* combinations(
-  assetOptions: string[][],
-  marketOptions: string[][],
-  epochOptions: [bigint | undefined, bigint | undefined][],
-): Generator<Filter> {
+type EpochOption = [bigint | undefined, bigint | undefined];
+
+const filterOf = (assets: string[], markets: string[], [from, to]: EpochOption): Filter => ({
+  assets,
+  markets,
+  ...(from !== undefined && { from }),
+  ...(to !== undefined && { to }),
+});
+
+function* combinations(assetOptions: string[][], marketOptions: string[][], epochOptions: EpochOption[]): Generator<Filter> {
   for (const assets of assetOptions)
-    for (const markets of marketOptions)
-      for (const [from, to] of epochOptions)
-        yield { assets, markets, ...(from !== undefined && { from }), ...(to !== undefined && { to }) };
+    for (const markets of marketOptions) for (const epochs of epochOptions) yield filterOf(assets, markets, epochs);
+}
+
+/**
+ * Filters in which every option of each parameter meets every option of each other parameter,
+ * n × n of them rather than every one of the n × n × n triples (a Latin square: the epochs'
+ * option follows the assets' and the markets'). A bug needs two of a filter's parts to meet far
+ * more often than three; each filter is asked with cursors all over its rows, so the triples
+ * would repeat the same pages many times over. The first options are no ids: that pair, the
+ * primary key's path, meets every epoch option too.
+ */
+function* everyPair(assetOptions: string[][], marketOptions: string[][], epochOptions: EpochOption[]): Generator<Filter> {
+  const n = assetOptions.length;
+  assert.ok(marketOptions.length === n && epochOptions.length === n, 'a Latin square needs n options of each');
+  assert.ok(assetOptions[0]!.length === 0 && marketOptions[0]!.length === 0, 'the first options are no ids');
+  for (const [i, assets] of assetOptions.entries())
+    for (const [j, markets] of marketOptions.entries()) yield filterOf(assets, markets, epochOptions[(i + j) % n]!);
+  for (const epochs of epochOptions.slice(1)) yield filterOf([], [], epochs);
 }
 
 const A045 = '045f21da156393d8d46375dce47682e64a37fa2df2d7d40fc7859faeecc3f80c';
@@ -266,7 +286,7 @@ for (const kind of STORE_KINDS) {
       });
     }
 
-    test('every combination of filters, with cursors in both directions and orders', async () => {
+    test('every pair of filter options, with cursors in both directions and orders', async () => {
       // Cursors at every third row, plus positions that hold no row.
       const positions: Position[] = [
         ...all.filter((_, i) => i % 3 === 1).map(positionOf),
@@ -277,7 +297,7 @@ for (const kind of STORE_KINDS) {
         { epoch: 9223372036854775807n, assetId: 'ffff', marketId: 'ff', rewardType: 'ZZZ' },
       ];
       const filters = [
-        ...combinations(
+        ...everyPair(
           [[], [AE6D], ['09', AB9D], [A8AA, 'fBTC', A045, 'ff']],
           [[], [''], ['deadbeef'], ['', 'deadbeef']],
           [
@@ -455,7 +475,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(all.at(-1)!.amount, String(128n ** 9n));
     });
 
-    test('every combination of filters, with cursors in both directions and orders', async () => {
+    test('every pair of filter options, with cursors in both directions and orders', async () => {
       const positions: Position[] = [
         ...all.filter((_, i) => i % 11 === 3).map(positionOf),
         { epoch: 2n, assetId: 'ab', marketId: '02', rewardType: '' },
@@ -463,7 +483,7 @@ for (const kind of STORE_KINDS) {
         { epoch: 4n, assetId: '', marketId: '', rewardType: '' },
       ];
       const filters = [
-        ...combinations(
+        ...everyPair(
           [[], ['VOTE'], ['fBTC', 'abcd'], [...ASSETS, '01']],
           [[], [''], ['deadbeef', '01'], [...MARKETS, '02']],
           [

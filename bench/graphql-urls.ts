@@ -6,7 +6,7 @@ import { ROUTES } from '../src/http/routes.js';
 /**
  * REST requests as GraphQL documents, and REST answers as the GraphQL answers they convert to
  * (graphql.md §3 and §5), written apart from the service's GraphQL door: the benchmark asks the
- * same requests both ways with these, and test/graphql/graphql-fixtures.test.ts the fixtures'.
+ * same requests both ways with these, and test/doors.test.ts the fixtures'.
  */
 
 /** Go's RFC3339Nano in UTC of a Unix ns string (graphql.md §3), written apart from the service's. */

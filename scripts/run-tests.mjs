@@ -45,15 +45,14 @@ const LONGEST = [
   'http/row-cache',
   'http/statement-batches',
   'web/explorer',
+  'doors',
   'cli/cli',
   'grpc/grpc',
   'db/scale-out',
   'ingest/follow',
   'http/limits',
   'web/chain-strings',
-  'grpc/fixtures',
   'db/pglite-wire',
-  'graphql/graphql-fixtures',
 ];
 const rank = (file) => {
   const i = LONGEST.findIndex((name) => file === join('test', `${name}.test.ts`));

@@ -1,5 +1,5 @@
 """An independent gRPC client of epochview, in its own process: Debian's python3-grpcio with stubs
-that protoc generated from the project's .proto files (test/grpc/fixtures.test.ts runs it).
+that protoc generated from the project's .proto files (test/doors.test.ts runs it).
 
 It asks every request of the shared REST fixtures that gRPC can express, translated from the
 REST URL by the gateway's rules (contract.md §2), and compares each answer field for field with

@@ -1,5 +1,5 @@
 /**
- * ListEpochRewardSummaries on both stores: paging consistency, every combination of filters with
+ * ListEpochRewardSummaries on both stores: paging consistency, every pair of filter options with
  * cursors in both directions and both orders (checked against the full list filtered and paged
  * here, independently of the service), cursor decoding, fault order and exact big amounts.
  */

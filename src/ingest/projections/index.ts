@@ -11,8 +11,9 @@ import { ReferralSetStats } from './referral-set-stats.js';
 import { ReferralGeneratedRewards } from './referral-generated-rewards.js';
 
 /**
- * The read models, fresh for one batch, in the order they write. Team statistics read the
- * membership and game-scope overlays, handed over here: the one place projections meet.
+ * The read models, fresh for one batch, in the order they fold and send their first statements.
+ * Team statistics read the membership and game-scope overlays, handed over here: the one place
+ * projections meet.
  */
 export function batchProjections(): Projection[] {
   const teams = new Teams();

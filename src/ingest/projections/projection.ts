@@ -27,7 +27,10 @@ export interface Projection {
   preload?(tx: Queryable): Promise<void>;
   /** Folds an event into the batch's changes. Every projection sees each event in chain order. */
   readonly folds: EventHandlers;
-  /** Writes the batch's changes; `last` is the batch's last block. */
+  /**
+   * Writes the batch's changes; `last` is the batch's last block. The projections write at once
+   * (applyBlocks), so each writes and reads its own tables only.
+   */
   write(tx: Queryable, last: Block): Promise<void>;
 }
 

@@ -30,10 +30,10 @@ export async function applyBlocks(tx: Queryable, blocks: readonly Block[]): Prom
 
 /**
  * Every projection's writes at once: each waits on its own statements only, so that one builds
- * its parameters while the store runs another's statement (they write their own tables, and the
- * statements of one transaction run in the order they are sent). All of them have ended before
- * this returns or throws, so none can send a statement after the caller's rollback. The error
- * thrown is the first to arrive: the statements after a failed one fail only because it did.
+ * its parameters while the store runs another's statement. They write their own tables, so how
+ * one's statements fall among another's does not matter. All of them have ended before this
+ * returns or throws, so none can send a statement after the caller's rollback. The error thrown
+ * is the first to arrive: the statements after a failed one fail only because it did.
  */
 async function writeTogether(tx: Queryable, projections: readonly Projection[], last: Block): Promise<void> {
   let first: { error: unknown } | undefined;

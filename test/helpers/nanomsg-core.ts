@@ -3,11 +3,26 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './serve.js';
 
 const PEER = fileURLToPath(new URL('./nanomsg-peer.pl', import.meta.url));
 
 /** Every peer process started; a failed test leaves none running (they would keep the test file open). */
 const peers = new Set<ChildProcess>();
+
+/**
+ * The port of a `serve --broker-listen HOST:0` at `url`, once it listens for the core: serve's
+ * banner may come before the socket is bound.
+ */
+export async function brokerPort(url: string): Promise<number> {
+  let port = 0;
+  await eventually('the broker listening', async () => {
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { source?: { listen?: string } };
+    port = Number(ready.source?.listen?.split(':')[1]);
+    return port > 0;
+  });
+  return port;
+}
 
 /** Kills every core still running (a test file's `after`). */
 export function killCores(): void {

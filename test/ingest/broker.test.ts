@@ -19,7 +19,7 @@ import { dumpReadModels } from '../helpers/dump.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
-import { Core, killCores } from '../helpers/nanomsg-core.js';
+import { brokerPort, Core, killCores } from '../helpers/nanomsg-core.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
@@ -72,12 +72,7 @@ async function readyz(url: string): Promise<Ready> {
 /** serve --broker-listen on a free port; resolves with the port once it listens for the core. */
 async function serveBroker(args: string[], bufferDir: string): Promise<{ serve: ServeProcess; port: number }> {
   const serve = await startServe([...args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', bufferDir, '--log-level', 'info']);
-  let port = 0;
-  await eventually('the broker listening', async () => {
-    port = Number((await readyz(serve.url)).source.listen.split(':')[1]);
-    return port > 0;
-  });
-  return { serve, port };
+  return { serve, port: await brokerPort(serve.url) };
 }
 
 async function metric(url: string, series: string): Promise<number | undefined> {

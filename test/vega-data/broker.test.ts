@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { runCli } from '../helpers/cli.js';
 import { allPages, dumpStore, freshStore } from '../helpers/compare-stores.js';
-import { Core, killCores } from '../helpers/nanomsg-core.js';
+import { brokerPort, Core, killCores } from '../helpers/nanomsg-core.js';
 import { eventually, startServe } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { STORE_KINDS, type TestStore } from '../helpers/stores.js';
@@ -64,9 +64,8 @@ for (const kind of STORE_KINDS) {
         ...['--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', bufferDir, '--chain-id', CHAIN, '--log-level', 'warn'],
       ]);
       try {
-        const readyz = async () => (await get(`${serve.url}/readyz`)).body as { blockHeight: string | null; source: { listen: string } };
-        const port = Number((await readyz()).source.listen.split(':')[1]);
-        const core = new Core(port);
+        const readyz = async () => (await get(`${serve.url}/readyz`)).body as { blockHeight: string | null };
+        const core = new Core(await brokerPort(serve.url));
         await core.send(EVENTS);
         // The file ends inside block 5002 (the network was stopped there): 5001 is the last whole block.
         await eventually('block 5001 applied', async () => (await readyz()).blockHeight === '5001', 300_000);

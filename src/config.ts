@@ -198,15 +198,22 @@ export function settingError(name: SettingName, message: string): UsageError {
   return new UsageError(`--${spec.flag} (${spec.env}): ${message}`);
 }
 
+/** What a setting of each kind takes, in words, and a value of it for an example. */
+const KIND_WORDS: Record<SettingSpec['kind'], { takes: string; example: string }> = {
+  int: { takes: 'a non-negative integer', example: '<n>' },
+  bool: { takes: 'true or false', example: 'true' },
+  string: { takes: 'a value', example: '<value>' },
+};
+
 function convert(spec: SettingSpec, raw: string): number | boolean | string {
   if (spec.kind === 'int') {
-    if (!/^\d+$/.test(raw)) throw new UsageError(`--${spec.flag} (${spec.env}) must be a non-negative integer, got "${raw}"`);
+    if (!/^\d+$/.test(raw)) throw new UsageError(`--${spec.flag} (${spec.env}) must be ${KIND_WORDS.int.takes}, got "${raw}"`);
     return Number(raw);
   }
   if (spec.kind === 'bool') {
     if (/^(1|true|yes|on)$/i.test(raw)) return true;
     if (/^(0|false|no|off)$/i.test(raw)) return false;
-    throw new UsageError(`--${spec.flag} (${spec.env}) must be true or false, got "${raw}"`);
+    throw new UsageError(`--${spec.flag} (${spec.env}) must be ${KIND_WORDS.bool.takes}, got "${raw}"`);
   }
   return raw;
 }
@@ -219,8 +226,8 @@ function usageOf(err: Error & { code?: string }): string {
   const flag = err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? /^Option '--([a-z-]+)/.exec(err.message)?.[1] : undefined;
   const spec = Object.values(SETTINGS as Record<string, SettingSpec>).find((s) => s.flag === flag);
   if (!spec) return err.message;
-  const takes = spec.kind === 'bool' ? 'true or false' : spec.kind === 'int' ? 'a non-negative integer' : 'a value';
-  return `--${spec.flag} takes ${takes}: --${spec.flag} ${spec.kind === 'bool' ? 'true' : spec.kind === 'int' ? '<n>' : '<value>'}`;
+  const { takes, example } = KIND_WORDS[spec.kind];
+  return `--${spec.flag} takes ${takes}: --${spec.flag} ${example}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { parseInteger } from '../contract/decimal.js';
 import { parseId } from '../contract/ids.js';
+import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
 import { enumName } from './enums.js';
 
 /** Fails the event being decoded: names the field by its path, says why. */
@@ -58,8 +59,19 @@ export class Fields {
     });
   }
 
-  /** A 64-bit integer as a decimal string or a JSON number; 0 when absent. */
+  /**
+   * A 64-bit integer (epochs, times, heights, versions) as a decimal string or a JSON number; 0
+   * when absent. Its columns are PostgreSQL's bigint, so a value outside the signed range (a
+   * uint64 past 2^63 - 1 included) fails here, named, rather than in the store.
+   */
   int(key: string): bigint {
+    const n = this.integer(key);
+    if (n < INT64_MIN || n > INT64_MAX) this.failWith(this.name(key), `expected a 64-bit integer, got ${JSON.stringify(String(n))}`);
+    return n;
+  }
+
+  /** An integer of any size (a reward's amount, a volume); 0 when absent. */
+  integer(key: string): bigint {
     const v = this.obj[key];
     if (v === undefined || v === null) return 0n;
     const n = parseInteger(v);

@@ -1,6 +1,6 @@
 import { roundHalfAwayFromZero } from '../contract/decimal.js';
 import { ACCOUNT_TYPE, ASSET_STATUS, ENTITY_SCOPE, EPOCH_ACTION } from './enums.js';
-import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
+import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../contract/int64.js';
 import type { BlockMarker, ChainEvent, DiscountFactors, ReferralProgram, RewardFactors } from './events.js';
 import { Fields, type Fail } from './fields.js';
 
@@ -79,7 +79,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       };
     }
     case 'rewardPayout': {
-      const amount = f.int('amount');
+      const amount = f.integer('amount');
       const quantumText = f.string('quantumAmount');
       const quantum = quantumText === '' ? 0n : roundHalfAwayFromZero(quantumText);
       if (quantum === undefined) fail('rewardPayout.quantumAmount', `not a decimal number: ${JSON.stringify(quantumText)}`);
@@ -99,8 +99,8 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'asset': {
       // Absent details (proto3: all fields at their zero values) read as empty.
       const details = f.object('details') ?? new Fields({}, 'asset.details', fail);
-      const decimals = details.int('decimals');
-      if (decimals < 0n) fail('asset.details.decimals', `expected a uint64, got ${decimals}`);
+      const decimals = details.integer('decimals');
+      if (decimals < 0n || decimals > UINT64_MAX) fail('asset.details.decimals', `expected a uint64, got ${decimals}`);
       const quantum = details.string('quantum') || '0';
       if (!DECIMAL.test(quantum)) fail('asset.details.quantum', `not a decimal number: ${JSON.stringify(quantum)}`);
       return {
@@ -163,7 +163,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
 function notionalVolume(m: Fields): bigint {
   let v: bigint;
   try {
-    v = m.int('notionalVolume');
+    v = m.integer('notionalVolume');
   } catch {
     return 0n;
   }

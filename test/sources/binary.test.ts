@@ -36,7 +36,7 @@ const JSON_EVENTS: Record<string, unknown>[] = [
   {
     id: '7-4',
     type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
-    refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '18446744073709551615' },
+    refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '9223372036854775807' },
   },
   {
     id: '7-5',
@@ -233,6 +233,19 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
   assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, referralSetCreated: { setId: 'zz', referrer: hex(2) } }))),
     'byte 40, event 7-3, field referralSetCreated.setId: not a hex id: "zz"',
+  );
+  // A uint64 the wire can carry but no bigint column can hold.
+  const joined = JSON_EVENTS[4]!;
+  assert.equal(
+    inputError(() =>
+      decode(
+        encodeBusEvent({
+          ...joined,
+          refereeJoinedReferralSet: { ...(joined.refereeJoinedReferralSet as object), atEpoch: '18446744073709551615' },
+        }),
+      ),
+    ),
+    'byte 40, event 7-4, field refereeJoinedReferralSet.atEpoch: expected a 64-bit integer, got "18446744073709551615"',
   );
   assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, type: 'BUS_EVENT_TYPE_TRANSFER' }))),

@@ -341,6 +341,8 @@ function chainWith(dataset: string, edits: [number, number, unknown][]): string 
   for (const [which, where, value] of edits) {
     const event = ours[which % ours.length]!;
     const leaves = leavesOf(event, ['id', 'block', 'type', 'version', 'chainId']);
+    // An event whose only value an earlier edit left out has none left to edit.
+    if (leaves.length === 0) continue;
     const [parent, key] = leaves[where % leaves.length]!;
     if (value === undefined) delete parent[key];
     else parent[key] = value;

@@ -50,7 +50,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'ingest bus events (NDJSON, an event file, gzipped or not) from a file, a directory of files or stdin (-)',
     usage: 'epochview ingest <file | directory | -> [options]',
     settings: [...STORE_SETTINGS, 'batchEvents'],
-    extraHelp: `  --no-wait                     when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
+    extraHelp: `${'  --no-wait'.padEnd(30)}when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
     async run(argv) {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');

@@ -24,13 +24,13 @@ export const SETTINGS = {
     help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used',
   },
   dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
-  port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'HTTP port' },
-  host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'HTTP listen address' },
+  port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'serve: HTTP port' },
+  host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'serve: HTTP listen address (0.0.0.0: every interface)' },
   grpcPort: {
     flag: 'grpc-port',
     env: 'EPOCHVIEW_GRPC_PORT',
     kind: 'int',
-    help: "serve: also answer gRPC on this port (the data-node's TradingDataService for the three operations, with reflection and health; the data-node's is 3007); unset: no gRPC",
+    help: "serve: also answer gRPC on this port (the data-node's TradingDataService for the operations of the REST API, with reflection and health; the data-node's is 3007); unset: no gRPC",
   },
   grpcHost: {
     flag: 'grpc-host',
@@ -43,7 +43,7 @@ export const SETTINGS = {
     env: 'LOG_LEVEL',
     kind: 'string',
     default: 'info',
-    help: 'fatal, error, warn, info, debug, trace or silent',
+    help: 'serve: fatal, error, warn, info, debug, trace or silent',
   },
   demoOnEmpty: {
     flag: 'demo-on-empty',
@@ -70,14 +70,14 @@ export const SETTINGS = {
     flag: 'follow',
     env: 'EPOCHVIEW_FOLLOW',
     kind: 'string',
-    help: 'serve: keep ingesting this NDJSON file as it grows (like tail -f)',
+    help: 'serve: keep ingesting this NDJSON or event file as it grows (like tail -f)',
   },
   followPollMs: {
     flag: 'follow-poll-ms',
     env: 'EPOCHVIEW_FOLLOW_POLL_MS',
     kind: 'int',
     default: '500',
-    help: 'serve --follow: how often to look for new lines, in ms',
+    help: 'serve --follow: how often to look for new bytes, in ms',
   },
   brokerListen: {
     flag: 'broker-listen',
@@ -157,7 +157,7 @@ export const SETTINGS = {
     flag: 'graphql-upstream',
     env: 'EPOCHVIEW_GRAPHQL_UPSTREAM',
     kind: 'string',
-    help: "serve: a data-node's /graphql URL that answers the GraphQL fields this service does not own (teams, epoch, party, …); learnt by introspection; unset: those fields are unknown (422)",
+    help: "serve: a data-node's /graphql URL that answers the GraphQL fields this service does not own (epoch, party, markets, …); learnt by introspection; unset: those fields are unknown (422)",
   },
   startupTimeoutMs: {
     flag: 'startup-timeout-ms',

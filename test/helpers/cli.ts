@@ -38,6 +38,11 @@ export function runNode(args: string[], opts: { stdin?: string | Buffer; env?: N
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A process may stop before it has read all of its input (ingest at a bad event): the pipe
+    // then breaks, as for any Unix reader, and its exit and output say the rest.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(opts.stdin ?? '');
   });
 }

@@ -431,6 +431,20 @@ for (const kind of STORE_KINDS) {
         assert.match(res.stderr, /blocks before the bad one are applied \(checkpoint none\)/);
       });
     }
+    test('bad input at the start of a long input on stdin: the same clear error, the rest left unread', async () => {
+      badInputStore ??= fresh();
+      const first = JSON.stringify({
+        id: '1-0',
+        type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+        beginBlock: { height: '1', timestamp: '1', hash: 'h' },
+      });
+      // 32 MB after the bad line: ingest stops long before it has read them, and the pipe it
+      // leaves breaks under the writer (EPIPE), which must not take the writer down.
+      const rest = `${'{"id":"1-2"}\n'.repeat(2_500_000)}`;
+      const res = await ingest(await badInputStore, '-', `${first}\n{"id":"1-1", nope\n${rest}`);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr, /^error: line 2: not JSON \(/m);
+    });
     test('after every bad input, nothing of it is in the store', async () => {
       const dumped = await dumpStore(await badInputStore!);
       for (const [table, rows] of Object.entries(dumped)) assert.deepEqual(rows, [], table);

@@ -416,14 +416,10 @@ for (const kind of STORE_KINDS) {
     // in turn, each run saying it applied nothing (the checkpoint it reads back from the store),
     // and the store is found empty after the last.
     let badInputStore: Promise<TestStore> | undefined;
+    const first = JSON.stringify({ id: '1-0', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: '1', timestamp: '1', hash: 'h' } });
     for (const [name, line, message] of badInputs) {
       test(`bad input stops with a clear message: ${name}`, async () => {
         badInputStore ??= fresh();
-        const first = JSON.stringify({
-          id: '1-0',
-          type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
-          beginBlock: { height: '1', timestamp: '1', hash: 'h' },
-        });
         const res = await ingest(await badInputStore, '-', `${first}\n${line}\n`);
         assert.equal(res.code, 1, res.stderr);
         assert.match(res.stderr, message);
@@ -433,14 +429,9 @@ for (const kind of STORE_KINDS) {
     }
     test('bad input at the start of a long input on stdin: the same clear error, the rest left unread', async () => {
       badInputStore ??= fresh();
-      const first = JSON.stringify({
-        id: '1-0',
-        type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
-        beginBlock: { height: '1', timestamp: '1', hash: 'h' },
-      });
       // 32 MB after the bad line: ingest stops long before it has read them, and the pipe it
       // leaves breaks under the writer (EPIPE), which must not take the writer down.
-      const rest = `${'{"id":"1-2"}\n'.repeat(2_500_000)}`;
+      const rest = '{"id":"1-2"}\n'.repeat(2_500_000);
       const res = await ingest(await badInputStore, '-', `${first}\n{"id":"1-1", nope\n${rest}`);
       assert.equal(res.code, 1, res.stderr);
       assert.match(res.stderr, /^error: line 2: not JSON \(/m);

@@ -382,6 +382,11 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected a 64-bit integer, got "-9223372036854775809"$/m,
       ],
       [
+        'a block height past 64 bits',
+        JSON.stringify({ id: '99999999999999999999-1', ...setCreated(hex('01'), hex('02')) }),
+        /^error: line 2, event 99999999999999999999-1, field id: expected a 64-bit block height, got "99999999999999999999-1"$/m,
+      ],
+      [
         'bad enum',
         JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }),
         /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m,

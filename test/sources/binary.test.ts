@@ -252,6 +252,10 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
     'byte 40, event 7-3, field type: BUS_EVENT_TYPE_TRANSFER does not match payload referralSetCreated',
   );
   assert.equal(
+    inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, id: '9223372036854775808-3' }))),
+    'byte 40, event 9223372036854775808-3, field id: expected a 64-bit block height, got "9223372036854775808-3"',
+  );
+  assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, id: '7x3' }))),
     'byte 40, event 7x3, field id: expected "<block height>-<sequence>", got "7x3"',
   );
@@ -352,6 +356,8 @@ test('reward payouts read straight off the wire decode as the general path does,
     { amount: '1.5' },
     { amount: undefined },
     { epochSeq: 'x' },
+    { epochSeq: '9223372036854775807' },
+    { epochSeq: '9223372036854775808' },
     { epochSeq: undefined },
     { quantumAmount: '.5' },
     { quantumAmount: '2.' },

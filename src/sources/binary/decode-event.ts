@@ -1,6 +1,7 @@
 import { BUS_EVENT_TYPE } from '../enums.js';
 import type { DecodedEvent } from '../events.js';
 import { Fields, type Fail } from '../fields.js';
+import { heightOf } from '../event-id.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
 import { decodeRewardPayout } from './reward-payout.js';
@@ -243,31 +244,4 @@ function decodeMessage(r: WireReader, spec: MessageSpec): Record<string, unknown
     else (out[f.key] as unknown[]).push(value);
   }
   return out;
-}
-
-/** The height prefix of the last id seen and its value: consecutive events share it. */
-let lastPrefix = '';
-let lastHeight = 0n;
-
-/** The block height from an id `<height>-<sequence>`. */
-export function heightOf(id: string, at: InputPosition): bigint {
-  // Most events share the previous one's height: its prefix is compared, not cut out again.
-  const n = lastPrefix.length;
-  if (n > 0 && id.charCodeAt(n) === 45 && id.startsWith(lastPrefix) && isDigits(id, n + 1, id.length)) return lastHeight;
-  const dash = id.indexOf('-');
-  if (dash <= 0 || !isDigits(id, 0, dash) || !isDigits(id, dash + 1, id.length)) {
-    throw new InputError(at, id, 'id', `expected "<block height>-<sequence>", got ${JSON.stringify(id)}`);
-  }
-  lastPrefix = id.slice(0, dash);
-  lastHeight = BigInt(lastPrefix);
-  return lastHeight;
-}
-
-function isDigits(s: string, start: number, end: number): boolean {
-  if (end <= start) return false;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }

@@ -1,5 +1,6 @@
 import type { InputPosition } from '../input-error.js';
-import { decodeBusEvent, heightOf, isOurPayload, scanEnvelope, scanned, type BinaryEvent } from './decode-event.js';
+import { heightOf } from '../event-id.js';
+import { decodeBusEvent, isOurPayload, scanEnvelope, scanned, type BinaryEvent } from './decode-event.js';
 import { EventRecordReader } from './records.js';
 import { TypeTally } from './type-tally.js';
 import { ascii } from './wire.js';

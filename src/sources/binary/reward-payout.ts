@@ -1,3 +1,4 @@
+import { INT64_MAX } from '../../contract/int64.js';
 import { ACCOUNT_TYPE } from '../enums.js';
 import type { ChainEvent } from '../events.js';
 import { ascii, isAscii, LEN, VARINT } from './wire.js';
@@ -99,7 +100,8 @@ export function decodeRewardPayout(buf: Uint8Array, start: number, end: number):
   const amountValue = amount < 0 ? 0n : digits(buf, amount, amountEnd);
   const epochValue = epoch < 0 ? 0n : digits(buf, epoch, epochEnd);
   const quantumValue = quantum < 0 || quantum === quantumEnd ? 0n : rounded(buf, quantum, quantumEnd);
-  if (amountValue === undefined || epochValue === undefined || quantumValue === undefined) return undefined;
+  // An epoch past 64 bits is the general path's to refuse, by name.
+  if (amountValue === undefined || epochValue === undefined || epochValue > INT64_MAX || quantumValue === undefined) return undefined;
   return {
     kind: 'rewardPayout',
     party: ascii(buf, party, partyEnd),

@@ -1,5 +1,6 @@
 import { BUS_EVENT_TYPE, enumName } from '../enums.js';
 import { PAYLOAD_TYPES, type DecodedEvent } from '../events.js';
+import { heightOf } from '../event-id.js';
 import { Fields, isObject, type Fail } from '../fields.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
@@ -31,17 +32,13 @@ export function decodeLine(text: string, line: number, file?: string): DecodedEv
   });
 }
 
-const EVENT_ID = /^(\d+)-(\d+)$/;
-
 function decodeEvent(raw: Record<string, unknown>, at: InputPosition): DecodedEvent {
   const id = typeof raw.id === 'string' ? raw.id : undefined;
   const fail: Fail = (field, reason) => {
     throw new InputError(at, id, field, reason);
   };
   if (id === undefined) fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(raw.id)}`);
-  const m = EVENT_ID.exec(id);
-  if (!m) fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(id)}`);
-  const height = BigInt(m[1]!);
+  const height = heightOf(id, at);
 
   const payloadKeys = Object.keys(raw).filter((k) => !ENVELOPE_KEYS.has(k));
   if (payloadKeys.length > 1) fail(payloadKeys.join(','), 'more than one payload');

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { eventually } from './serve.js';
+import { get } from './server.js';
 
 const PEER = fileURLToPath(new URL('./nanomsg-peer.pl', import.meta.url));
 
@@ -17,7 +18,7 @@ const peers = new Set<ChildProcess>();
 export async function brokerPort(url: string): Promise<number> {
   let port = 0;
   await eventually('the broker listening', async () => {
-    const ready = (await (await fetch(`${url}/readyz`)).json()) as { source?: { listen?: string } };
+    const ready = (await get(`${url}/readyz`)).body as { source?: { listen?: string } };
     port = Number(ready.source?.listen?.split(':')[1]);
     return port > 0;
   });

@@ -542,3 +542,46 @@ test('the decoder gives consecutive skipped events of one block as one run: coun
     /^byte \d+: the record of \d+ bytes runs past the end of the input/,
   );
 });
+
+test('lengths and varints past what protobuf allows are refused, not wrapped around', () => {
+  const decode = (bytes: Buffer) => decodeBusEvent(bytes, 0, bytes.length, { offset: 40 });
+  const varint = (n: bigint) => {
+    const out: number[] = [];
+    do {
+      out.push(Number(n & 0x7fn) | (n >= 0x80n ? 0x80 : 0));
+      n >>= 7n;
+    } while (n > 0n);
+    return Buffer.from(out);
+  };
+  const payload = new WireWriter();
+  payload.stringField(1, hex(1));
+  payload.stringField(2, hex(2));
+  const body = payload.finish();
+  const envelope = new WireWriter();
+  envelope.stringField(1, '7-3');
+  envelope.varintField(3, 70);
+  const head = envelope.finish();
+  const event = (length: bigint, rest: Buffer) => Buffer.concat([head, varint((168n << 3n) | 2n), varint(length), rest]);
+  assert.equal(decode(event(BigInt(body.length), body)).body.kind, 'referralSetCreated');
+  // 2^32 + the length: read as a uint32 it would be the payload's own length.
+  assert.equal(
+    inputError(() => decode(event(2n ** 32n + BigInt(body.length), body))),
+    `byte 40, event 7-3: not a protobuf BusEvent (length of 2^32 bytes or more at byte ${head.length + 7} runs past the end of the message)`,
+  );
+  // A tenth byte above 1: bits past 64, in a field read (createdAt) and in one skipped (99).
+  const past64 = Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
+  for (const field of [3n, 99n]) {
+    const inner = Buffer.concat([body, varint(field << 3n), past64]);
+    const bytes = event(BigInt(inner.length), inner);
+    assert.equal(
+      inputError(() => decode(bytes)),
+      `byte 40, event 7-3, field referralSetCreated: not a protobuf referralSetCreated (varint past 64 bits at byte ${bytes.length - past64.length})`,
+      `field ${field}`,
+    );
+  }
+  const eleven = Buffer.concat([body, varint(99n << 3n), Buffer.alloc(10, 0x80), Buffer.from([0])]);
+  assert.match(
+    inputError(() => decode(event(BigInt(eleven.length), eleven))),
+    /varint longer than 10 bytes/,
+  );
+});

@@ -62,6 +62,7 @@ export class WireReader {
             for (let i = 0; b >= 0x80; i++) {
               if (i === 5) throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
               b = this.byte(pos++);
+              if (i === 4 && b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
             }
           }
         }
@@ -84,8 +85,10 @@ export class WireReader {
         lo |= (b & 0x0f) << 28;
         hi |= (b & 0x7f) >>> 4;
       } else if (shift < 63) hi |= (b & 0x7f) << (shift - 32);
-      else if (shift === 63) hi |= (b & 0x01) << 31;
-      else throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
+      else if (shift === 63) {
+        if (b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
+        hi |= (b & 0x01) << 31;
+      } else throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
       shift += 7;
       if (b < 0x80) break;
     }
@@ -111,8 +114,12 @@ export class WireReader {
 
   /** Moves past a length-delimited field's bytes, returning where they start (they end at pos). */
   lengthDelimited(): number {
+    const at = this.pos;
     const length = this.uint32();
     const start = this.pos;
+    // uint32() keeps a varint's low 32 bits: a length of 2^32 or more would wrap around.
+    if (start - at > 4 && hasBitsPast32(this.buf, at, start))
+      throw new WireError(`length of 2^32 bytes or more at byte ${start} runs past the end of the message`);
     if (start + length > this.end) throw new WireError(`length ${length} at byte ${start} runs past the end of the message`);
     this.pos = start + length;
     return start;
@@ -121,9 +128,17 @@ export class WireReader {
   /** Jumps over a field's value of wire type `wireType`. */
   skip(wireType: number): void {
     switch (wireType) {
-      case VARINT:
-        while (this.byte(this.pos++) >= 0x80);
+      case VARINT: {
+        let n = 0;
+        let b: number;
+        do {
+          if (n === 10) throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
+          b = this.byte(this.pos + n++);
+          if (n === 10 && b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
+        } while (b >= 0x80);
+        this.pos += n;
         return;
+      }
       case I64:
         this.advance(8);
         return;
@@ -148,6 +163,13 @@ export class WireReader {
     if (pos >= this.end) throw new WireError(`message ends inside a varint at byte ${pos}`);
     return this.buf[pos]!;
   }
+}
+
+/** Whether the varint in bytes [start, end) (5 to 10 of them) has a bit set at 32 or above. */
+function hasBitsPast32(buf: Uint8Array, start: number, end: number): boolean {
+  if ((buf[start + 4]! & 0x70) !== 0) return true;
+  for (let i = start + 5; i < end; i++) if ((buf[i]! & 0x7f) !== 0) return true;
+  return false;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

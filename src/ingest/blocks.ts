@@ -19,39 +19,69 @@ const NO_BLOCKS: readonly Block[] = Object.freeze([]);
 
 /**
  * Groups decoded events into blocks. With markers, a block runs from beginBlock to endBlock;
- * without them, consecutive events with the same height (the id prefix) form a block.
+ * without them, consecutive events with the same height (the id prefix) form a block. Nothing
+ * is ever taken for a whole block that may be part of one: a block cut short (a beginBlock
+ * before its endBlock) is dropped, and once the input has markers, an event outside them stops it.
  * push() returns the blocks completed by an event; end() returns a last marker-less block.
  */
 export class BlockAssembler {
   private current: (Block & { marked: boolean }) | undefined;
   private lastTime = 0n;
+  /** A beginBlock has been read since the input began: every event must then be inside a block. */
+  private markers = false;
 
   push(e: DecodedEvent): readonly Block[] {
     const body = e.body;
+    const cur = this.current;
     if (body.kind === 'beginBlock') {
-      const done = this.current ? [this.finish()] : NO_BLOCKS;
+      let done = NO_BLOCKS;
+      if (cur?.marked) {
+        // The open block never got its endBlock: the core stopped inside it and replays from
+        // this block or an earlier one, so its part is dropped, never applied. A later height
+        // would leave the open block missing for good.
+        if (body.height > cur.height)
+          throw new InputError(
+            e.at,
+            e.id,
+            'beginBlock.height',
+            `beginBlock ${body.height} while block ${cur.height} is open (no endBlock ${cur.height})`,
+          );
+        this.current = undefined;
+      } else if (cur) {
+        // Events without markers at this height would be taken for the whole block.
+        if (cur.height === body.height)
+          throw new InputError(
+            e.at,
+            e.id,
+            'beginBlock.height',
+            `beginBlock ${body.height} after events of block ${body.height} outside its markers`,
+          );
+        done = [this.finish()];
+      }
+      this.markers = true;
       this.current = this.open(body.height, e.at, true, body.timestamp, body.hash);
       return done;
     }
     if (body.kind === 'endBlock') {
-      const cur = this.current;
-      if (!cur || cur.height !== body.height) {
+      if (!cur?.marked || cur.height !== body.height) {
         throw new InputError(
           e.at,
           e.id,
           'endBlock.height',
-          `endBlock ${body.height} does not close the open block${cur ? ` ${cur.height}` : ''}`,
+          `endBlock ${body.height} does not close the open block${cur?.marked ? ` ${cur.height}` : ': no beginBlock opened it'}`,
         );
       }
       return [this.finish()];
     }
     let done = NO_BLOCKS;
-    if (this.current && this.current.height !== e.height) {
-      if (this.current.marked) {
-        throw new InputError(e.at, e.id, 'id', `event of height ${e.height} inside block ${this.current.height}`);
+    if (cur && cur.height !== e.height) {
+      if (cur.marked) {
+        throw new InputError(e.at, e.id, 'id', `event of height ${e.height} inside block ${cur.height}`);
       }
       done = [this.finish()];
     }
+    if (!this.current && this.markers)
+      throw new InputError(e.at, e.id, 'id', `event of height ${e.height} outside a block: the input has block markers`);
     this.current ??= this.open(e.height, e.at, false, undefined, '');
     if (e.timeUpdate !== undefined && !this.current.marked) this.current.time = e.timeUpdate;
     const skipped = this.current.skipped;
@@ -68,6 +98,7 @@ export class BlockAssembler {
   drop(): { height: bigint; at: InputPosition } | undefined {
     const cur = this.current;
     this.current = undefined;
+    this.markers = false;
     return cur && { height: cur.height, at: cur.start };
   }
 

@@ -6,6 +6,15 @@ import { enumName } from './enums.js';
 /** Fails the event being decoded: names the field by its path, says why. */
 export type Fail = (field: string, reason: string) => never;
 
+/** The most digits a number from the chain may have: far past uint256 (78), far below what the store's numeric holds. */
+export const MAX_DIGITS = 100;
+
+/** A value as an error message shows it: JSON, cut short when long (a bad value may be megabytes). */
+export function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length <= 100 ? text : `${text.slice(0, 80)}… (${text.length} characters)`;
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -45,9 +54,9 @@ export class Fields {
   }
 
   private idValue(key: string, v: unknown): string {
-    if (typeof v !== 'string') this.failWith(this.name(key), `expected a hex id string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string') this.failWith(this.name(key), `expected a hex id string, got ${shown(v)}`);
     const id = parseId(v);
-    if (id === undefined) this.failWith(this.name(key), `not a hex id: ${JSON.stringify(v)}`);
+    if (id === undefined) this.failWith(this.name(key), `not a hex id: ${shown(v)}`);
     return id;
   }
 
@@ -55,7 +64,7 @@ export class Fields {
   idList(key: string): string[] {
     return this.array(key, (v, path) => {
       const id = typeof v === 'string' ? parseId(v) : undefined;
-      return id ?? this.failWith(path, `not a hex id: ${JSON.stringify(v)}`);
+      return id ?? this.failWith(path, `not a hex id: ${shown(v)}`);
     });
   }
 
@@ -70,20 +79,26 @@ export class Fields {
     return n;
   }
 
-  /** An integer of any size (a reward's amount, a volume); 0 when absent. */
+  /** An integer of up to MAX_DIGITS digits (a reward's amount, a volume); 0 when absent. */
   integer(key: string): bigint {
     const v = this.obj[key];
     if (v === undefined || v === null) return 0n;
+    if (typeof v === 'string' && v.length > MAX_DIGITS && v.replace(/^[+-]/, '').length > MAX_DIGITS)
+      this.failWith(this.name(key), `expected an integer of at most ${MAX_DIGITS} digits, got ${shown(v)}`);
     const n = parseInteger(v);
-    if (n === undefined) this.failWith(this.name(key), `expected an integer, got ${JSON.stringify(v)}`);
+    if (n === undefined) this.failWith(this.name(key), `expected an integer, got ${shown(v)}`);
     return n;
   }
 
+  /**
+   * A string; '' when absent. PostgreSQL's text cannot hold U+0000, which protobuf and JSON
+   * strings can: it is read as U+FFFD, so that a name from the chain cannot stop ingestion.
+   */
   string(key: string): string {
     const v = this.obj[key];
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') this.failWith(this.name(key), `expected a string, got ${JSON.stringify(v)}`);
-    return v;
+    if (typeof v !== 'string') this.failWith(this.name(key), `expected a string, got ${shown(v)}`);
+    return v.includes('\0') ? v.replaceAll('\0', '\uFFFD') : v;
   }
 
   optionalString(key: string): string | null {
@@ -94,7 +109,7 @@ export class Fields {
   bool(key: string): boolean {
     const v = this.obj[key];
     if (v === undefined || v === null) return false;
-    if (typeof v !== 'boolean') this.failWith(this.name(key), `expected true or false, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'boolean') this.failWith(this.name(key), `expected true or false, got ${shown(v)}`);
     return v;
   }
 
@@ -102,27 +117,27 @@ export class Fields {
   enum(key: string, table: Readonly<Record<string, number>>, newNames?: RegExp): string {
     const v = this.obj[key] ?? 0;
     const name = enumName(table, v) ?? (typeof v === 'string' && newNames?.test(v) ? v : undefined);
-    if (name === undefined) this.failWith(this.name(key), `unknown enum value ${JSON.stringify(v)}`);
+    if (name === undefined) this.failWith(this.name(key), `unknown enum value ${shown(v)}`);
     return name;
   }
 
   object(key: string): Fields | null {
     const v = this.obj[key];
     if (v === undefined || v === null) return null;
-    if (!isObject(v)) this.failWith(this.name(key), `expected an object, got ${JSON.stringify(v)}`);
+    if (!isObject(v)) this.failWith(this.name(key), `expected an object, got ${shown(v)}`);
     return new Fields(v, this.name(key), this.failWith);
   }
 
   array<T>(key: string, each: (item: unknown, path: string) => T): T[] {
     const v = this.obj[key];
     if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) this.failWith(this.name(key), `expected an array, got ${JSON.stringify(v)}`);
+    if (!Array.isArray(v)) this.failWith(this.name(key), `expected an array, got ${shown(v)}`);
     return v.map((item, i) => each(item, `${this.name(key)}[${i}]`));
   }
 
   objects(key: string): Fields[] {
     return this.array(key, (item, path) => {
-      if (!isObject(item)) this.failWith(path, `expected an object, got ${JSON.stringify(item)}`);
+      if (!isObject(item)) this.failWith(path, `expected an object, got ${shown(item)}`);
       return new Fields(item, path, this.failWith);
     });
   }

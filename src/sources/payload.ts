@@ -2,7 +2,7 @@ import { roundHalfAwayFromZero } from '../contract/decimal.js';
 import { ACCOUNT_TYPE, ASSET_STATUS, ENTITY_SCOPE, EPOCH_ACTION } from './enums.js';
 import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../contract/int64.js';
 import type { BlockMarker, ChainEvent, DiscountFactors, ReferralProgram, RewardFactors } from './events.js';
-import { Fields, type Fail } from './fields.js';
+import { Fields, MAX_DIGITS, shown, type Fail } from './fields.js';
 
 /**
  * The payloads this service reads, from their protobuf-JSON form: the NDJSON decoder reads them
@@ -81,8 +81,9 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'rewardPayout': {
       const amount = f.integer('amount');
       const quantumText = f.string('quantumAmount');
+      checkDigits(quantumText, f, 'quantumAmount');
       const quantum = quantumText === '' ? 0n : roundHalfAwayFromZero(quantumText);
-      if (quantum === undefined) fail('rewardPayout.quantumAmount', `not a decimal number: ${JSON.stringify(quantumText)}`);
+      if (quantum === undefined) fail('rewardPayout.quantumAmount', `not a decimal number: ${shown(quantumText)}`);
       return {
         kind,
         party: f.id('party'),
@@ -102,7 +103,8 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       const decimals = details.integer('decimals');
       if (decimals < 0n || decimals > UINT64_MAX) fail('asset.details.decimals', `expected a uint64, got ${decimals}`);
       const quantum = details.string('quantum') || '0';
-      if (!DECIMAL.test(quantum)) fail('asset.details.quantum', `not a decimal number: ${JSON.stringify(quantum)}`);
+      checkDigits(quantum, details, 'quantum');
+      if (!DECIMAL.test(quantum)) fail('asset.details.quantum', `not a decimal number: ${shown(quantum)}`);
       return {
         kind,
         id: f.id('id'),
@@ -176,8 +178,15 @@ const SIGNED_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 /** A decimal string's value for sums: '0' when absent (''), else it must be a decimal number. */
 function decimalValue(text: string, f: Fields, key: string): string {
   if (text === '') return '0';
-  if (!SIGNED_DECIMAL.test(text)) f.fail(key, `not a decimal number: ${JSON.stringify(text)}`);
+  checkDigits(text, f, key);
+  if (!SIGNED_DECIMAL.test(text)) f.fail(key, `not a decimal number: ${shown(text)}`);
   return text;
+}
+
+/** A number's text has at most MAX_DIGITS digits: the store's numeric and its sums stay in bounds. */
+function checkDigits(text: string, f: Fields, key: string): void {
+  if (text.length > MAX_DIGITS && text.replace(/\D/g, '').length > MAX_DIGITS)
+    f.fail(key, `expected a number of at most ${MAX_DIGITS} digits, got ${shown(text)}`);
 }
 
 function rewardFactors(f: Fields | null): RewardFactors | null {

@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 import { dumpStore, withStore } from '../helpers/compare-stores.js';
 import { dumpReadModels, scalar } from '../helpers/dump.js';
-import { blockLines, hex, payout, refereeJoined, setCreated } from '../helpers/events.js';
+import { blockLines, hex, payout, refereeJoined, setCreated, teamCreated } from '../helpers/events.js';
 import { createTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../helpers/stores.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-ingest-'));
@@ -305,6 +305,66 @@ for (const kind of STORE_KINDS) {
       );
     });
 
+    test('a block cut short and begun again (a core restarted inside it) is applied whole, once', async () => {
+      const s = await fresh();
+      const block2 = blockLines(2, [setCreated(hex('02'), hex('bb')), setCreated(hex('03'), hex('cc'))]);
+      const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), ...block2.slice(0, 2), ...block2];
+      const res = await ingest(s, writeInput(`cut-short-${kind}.ndjson`, lines));
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /ingested 2 blocks \(0 already applied, skipped\), 3 events/);
+      assert.deepEqual(
+        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        ['01', '02', '03'],
+      );
+    });
+
+    test('an event outside the markers of a marked input stops it; it is not taken for a block', async () => {
+      const s = await fresh();
+      const stray = JSON.stringify({ id: '2-99', block: 'AB', ...setCreated(hex('09'), hex('99')) });
+      const lines = [
+        ...blockLines(1, [setCreated(hex('01'), hex('aa'))]),
+        stray,
+        ...blockLines(2, [setCreated(hex('02'), hex('bb')), setCreated(hex('03'), hex('cc'))]),
+      ];
+      const res = await ingest(s, writeInput(`stray-${kind}.ndjson`, lines));
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(
+        res.stderr,
+        /^error: \S+: line 4, event 2-99, field id: event of height 2 outside a block: the input has block markers$/m,
+      );
+      assert.deepEqual(
+        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
+        ['01'],
+      );
+      // Before any marker, such events would form a block of their own: not when the same
+      // height's beginBlock follows them.
+      const t = await fresh();
+      const res2 = await ingest(t, '-', [stray, ...blockLines(2, [setCreated(hex('02'), hex('bb'))])].join('\n'));
+      assert.equal(res2.code, 1, res2.stderr);
+      assert.match(
+        res2.stderr,
+        /^error: line 2, event 2-0, field beginBlock\.height: beginBlock 2 after events of block 2 outside its markers$/m,
+      );
+      assert.deepEqual((await dumpStore(t)).referral_sets, []);
+    });
+
+    test('a U+0000 in a name from the chain is stored as U+FFFD: the store cannot hold it, and ingestion goes on', async () => {
+      const s = await fresh();
+      const team = teamCreated(hex('0a'), hex('aa'), 'x\u0000y', '1700000000000000000', '1');
+      const res = await ingest(
+        s,
+        writeInput(`nul-${kind}.ndjson`, [...blockLines(1, [team]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))])]),
+      );
+      assert.equal(res.code, 0, res.stderr);
+      const d = await dumpStore(s);
+      assert.equal(d.teams!.length, 1);
+      assert.match(d.teams![0]!, /\|x\uFFFDy\|/);
+      assert.deepEqual(
+        d.referral_sets!.map((r) => r.slice(0, 2)),
+        ['02'],
+      );
+    });
+
     test('\\r\\n endings, blank lines and a last line without its newline: read as the same lines', async () => {
       const lines = [...blockLines(1, [setCreated(hex('01'), hex('aa'))]), '', ...blockLines(2, [setCreated(hex('02'), hex('bb'))])];
       const plain = await fresh();
@@ -387,6 +447,16 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 99999999999999999999-1, field id: expected a 64-bit block height, got "99999999999999999999-1"$/m,
       ],
       [
+        'an amount of more than 100 digits',
+        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '9'.repeat(200_000)) }),
+        /^error: line 2, event 1-1, field rewardPayout\.amount: expected an integer of at most 100 digits, got "9{79}… \(200002 characters\)$/m,
+      ],
+      [
+        'a quantum amount of more than 100 digits',
+        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', undefined, { quantumAmount: `1.${'5'.repeat(100)}` }) }),
+        /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: expected a number of at most 100 digits, got "1\.5{77}… \(104 characters\)$/m,
+      ],
+      [
         'bad enum',
         JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }),
         /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m,
@@ -411,6 +481,11 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 1-1, field transfer,rewardPayout: more than one payload$/m,
       ],
       ['events not an array', '{"events":{"id":"1-1"}}', /^error: line 2, field events: expected an array of events$/m],
+      [
+        'beginBlock of a later height while a block is open',
+        JSON.stringify({ id: '2-0', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: '2', timestamp: '2', hash: 'h' } }),
+        /^error: line 2, event 2-0, field beginBlock\.height: beginBlock 2 while block 1 is open \(no endBlock 1\)$/m,
+      ],
       [
         'endBlock for another height',
         JSON.stringify({ id: '1-1', endBlock: { height: '5' } }),

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { InOrder } from './in-order.js';
 import { withArraysAsText } from './param-text.js';
 import { DEFAULT_STATEMENT_SLOTS, StatementBatches, type Batching } from './statement-batches.js';
 import {
@@ -167,10 +168,12 @@ export class PostgresStore implements Store {
     } catch (err) {
       throw wrap(err);
     }
+    const inOrder = new InOrder();
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
+        const values = withArraysAsText(params);
         try {
-          return (await client.query(sql, withArraysAsText(params))).rows as Row[];
+          return (await inOrder.run(() => client.query(sql, values))).rows as Row[];
         } catch (err) {
           throw wrap(err);
         }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { InOrder } from './in-order.js';
 import { withArraysAsText } from './param-text.js';
 import { listenOn, statementConfig, wrap } from './postgres-store.js';
 import { assertPrimary } from './server-role.js';
@@ -153,9 +154,11 @@ export class WriterSession implements Store {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = this.client;
     const names = this.statementNames;
+    const inOrder = new InOrder();
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
-        return (await client.query(statementConfig(names, sql, params))).rows as Row[];
+        const config = statementConfig(names, sql, params);
+        return (await inOrder.run(() => client.query(config))).rows as Row[];
       },
     };
     return this.exclusive(async () => {

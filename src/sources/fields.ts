@@ -39,10 +39,10 @@ export class Fields {
     return this.failWith(this.name(key), reason);
   }
 
-  /** An id that must be present. */
+  /** An id that must be present: not empty either, which protobuf cannot tell from absent. */
   id(key: string): string {
     const v = this.obj[key];
-    if (v === undefined || v === null) this.failWith(this.name(key), 'missing');
+    if (v === undefined || v === null || v === '') this.failWith(this.name(key), 'missing');
     return this.idValue(key, v);
   }
 

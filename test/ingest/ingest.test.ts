@@ -469,6 +469,11 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: expected a number of at most 100 digits, got "1\.5{77}… \(104 characters\)$/m,
       ],
       [
+        'an empty id',
+        JSON.stringify({ id: '1-1', ...setCreated('', hex('02')) }),
+        /^error: line 2, event 1-1, field referralSetCreated\.setId: missing$/m,
+      ],
+      [
         'bad enum',
         JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }),
         /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m,

@@ -327,7 +327,7 @@ for (const kind of STORE_KINDS) {
       await limit(deep, /^Maximum introspection depth exceeded$/);
       // Our types nest five deep: deeper is unknown fields (an upstream's deep types: see graphql-upstream.test.ts).
       await limit(
-        `{ referralSets { edges { node { id ${'{ a '.repeat(500)}${'}'.repeat(500)} } } } }`,
+        `{ referralSets { edges { node { id ${'{ a '.repeat(90)}${'}'.repeat(90)} } } } }`,
         /^Field "id" must not have a selection/,
       );
       const wide = `{ referralSets { edges { node { ${Array.from({ length: 1001 }, (_, i) => `a${i}: id`).join(' ')} } } } }`;
@@ -351,6 +351,28 @@ for (const kind of STORE_KINDS) {
       const cycle = await ask('{ referralSets { pageInfo { ...A } } } fragment A on PageInfo { ...B } fragment B on PageInfo { ...A }');
       assert.equal(cycle.status, 422);
       await limit(`{ ${'a '.repeat(25_000)}}`, /^Syntax Error: Document contains more that 20000 tokens\. Parsing aborted\.$/);
+      // Nested past graphql-js' recursion (its parser's, its validation's), within the size and
+      // token bounds: the nesting's bound, never a stack overflow's 500.
+      const brackets = /^the document nests brackets more than 100 deep$/;
+      await limit(`{${'a{'.repeat(5000)}b${'}'.repeat(5000)}}`, brackets);
+      await limit(`{ referralSets(id: ${'['.repeat(2000)}"a"${']'.repeat(2000)}) { __typename } }`, brackets);
+      await limit(`{ referralSets(pagination: ${'{a:'.repeat(3000)}1${'}'.repeat(3000)}) { __typename } }`, brackets);
+      await limit(`{ ${'...{'.repeat(3000)}__typename${'}'.repeat(3000)} }`, brackets);
+      const list = await get(
+        `${serve.url}/graphql?query=${encodeURIComponent(`{ referralSets(id: ${'['.repeat(2000)}1${']'.repeat(2000)}) { __typename } }`)}`,
+      );
+      assert.equal(list.status, 422);
+      // Each fragment spreading the next: shallow text, but validation follows the spreads.
+      const chain = Array.from({ length: 1500 }, (_, i) => `fragment F${i} on __Type{ofType{...F${i + 1}}}`).join('');
+      await limit(
+        `{__schema{types{...F0}}}${chain}fragment F1500 on __Type{name}`,
+        /^the document nests selections more than 100 deep \(fragments followed\)$/,
+      );
+      // Brackets in strings, block strings and comments are text.
+      const text = await ask(
+        `{ a: __type(name: "${'{['.repeat(60)}\\"${'('.repeat(60)}") { name } # ${'{'.repeat(200)}\n b: __type(name: """${'['.repeat(200)}\\""" """) { name } }`,
+      );
+      assert.equal(text.text, '{"data":{"a":null,"b":null}}');
       const body = await get(`${serve.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -280,6 +280,16 @@ for (const kind of STORE_KINDS) {
           data: { teamMembersStatistics: null },
         }),
       );
+      // A cursor's text reaches the store only if PostgreSQL can hold it: a NUL is a bad cursor.
+      const nul = Buffer.from('{"reward_type":"\\u0000"}').toString('base64');
+      const cursor = await ask(`{ epochRewardSummaries(pagination: { after: "${nul}" }) { edges { cursor } } }`);
+      assert.equal(
+        cursor.text,
+        JSON.stringify({
+          errors: [{ message: 'invalid pagination', path: ['epochRewardSummaries'], extensions: { code: 3, type: 'InvalidArgument' } }],
+          data: { epochRewardSummaries: null },
+        }),
+      );
       const uint = await ask('{ epochRewardSummaries(filter: { fromEpoch: -1 }) { edges { cursor } } }');
       assert.equal(
         uint.text,

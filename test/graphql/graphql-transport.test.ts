@@ -189,6 +189,37 @@ for (const kind of STORE_KINDS) {
       const broken = await post('{"query":', 'application/json');
       assert.equal(broken.status, 400);
       assert.match((broken.body as { errors: { message: string }[] }).errors[0]!.message, /^json request body could not be decoded: /);
+      // As gqlgen decodes the body into its RawParams with Go's encoding/json: a field of another
+      // JSON type is refused, naming it; null leaves the zero value; keys match in any case.
+      const undecodable = (what: string) =>
+        JSON.stringify({ errors: [{ message: `json request body could not be decoded: json: cannot unmarshal ${what}` }], data: null });
+      for (const [body, what] of [
+        ['{"query":5}', 'number into Go struct field RawParams.query of type string'],
+        ['{"query":"{ __typename }","operationName":true}', 'bool into Go struct field RawParams.operationName of type string'],
+        ['{"query":"{ __typename }","variables":"{}"}', 'string into Go struct field RawParams.variables of type map[string]interface {}'],
+        ['{"query":"{ __typename }","extensions":[1]}', 'array into Go struct field RawParams.extensions of type map[string]interface {}'],
+        ['{"query":{},"operationName":1}', 'object into Go struct field RawParams.query of type string'],
+        ['5', 'number into Go value of type graphql.RawParams'],
+        ['"{ __typename }"', 'string into Go value of type graphql.RawParams'],
+      ] as const) {
+        const res = await post(body, 'application/json');
+        assert.equal(res.status, 400, body);
+        assert.equal(res.text, undecodable(what), body);
+      }
+      const typename = '{"data":{"__typename":"Query"}}';
+      assert.equal(
+        (await post('{"query":"{ __typename }","operationName":null,"variables":null,"extensions":null}', 'application/json')).text,
+        typename,
+      );
+      assert.equal((await post('{"Query":"{ __typename }","OPERATIONNAME":""}', 'application/json')).text, typename);
+      assert.equal((await post('{"query":null}', 'application/json')).status, 422, 'no document');
+      // GET: variables null are none, as gqlgen decodes them; variables or extensions that do not decode are a 400.
+      const nullVariables = await get(`${serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=null`);
+      assert.equal(nullVariables.status, 200);
+      assert.equal(nullVariables.text, typename);
+      const badExtensions = await get(`${serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=%5B`);
+      assert.equal(badExtensions.status, 400);
+      assert.equal(badExtensions.text, '{"errors":[{"message":"extensions could not be decoded"}],"data":null}');
       const badVariables = await get(`${serve.url}/graphql?query=${encodeURIComponent(BY_ID)}&variables=%7B`);
       assert.equal(badVariables.status, 400);
       assert.equal(badVariables.text, '{"errors":[{"message":"variables could not be decoded"}],"data":null}');

@@ -1,4 +1,5 @@
 import {
+  type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
   GraphQLError,
@@ -9,6 +10,7 @@ import {
   specifiedRules,
   validate,
   type GraphQLSchema,
+  type ValidationContext,
 } from 'graphql';
 import { requestErrorJson, type ErrorJson } from './errors.js';
 
@@ -39,8 +41,10 @@ export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
   maxRows: 20_000,
 };
 
-/** A document's parse and validation: the document, or the 422's errors. */
-export type Checked = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: ErrorJson[] };
+/** A document's parse and validation: the document, or the 422's errors (with the document when it parsed). */
+export type Checked =
+  | { document: DocumentNode; errors?: undefined; parsed?: undefined }
+  | { document?: undefined; errors: ErrorJson[]; parsed?: DocumentNode };
 
 /** Tokens one document may hold: a bound on parsing's work beside the size. */
 const MAX_TOKENS = 20_000;
@@ -53,6 +57,23 @@ const MAX_TOKENS = 20_000;
  * spreading the next the introspection depth rule's (a 500). Vega's apps nest fewer than 30.
  */
 const MAX_NESTING = 100;
+
+/**
+ * gqlparser's KnownRootType rule, which gqlgen validates with (graphql-js 16 has none: it refuses
+ * such an operation only when executing it, with a 200): an operation of a type the schema has no
+ * root for, executed or not.
+ */
+function knownRootTypeRule(context: ValidationContext): ASTVisitor {
+  const schema = context.getSchema();
+  return {
+    OperationDefinition(node) {
+      if (!schema.getRootType(node.operation))
+        context.reportError(new GraphQLError(`Schema does not support operation type "${node.operation}"`, { nodes: node }));
+    },
+  };
+}
+
+const RULES = [...specifiedRules, knownRootTypeRule];
 
 /** A limit's error: a validation error (422) saying which limit and by how much. */
 export function limitError(message: string): ErrorJson {
@@ -211,8 +232,8 @@ export class DocumentCache {
     }
     if (selectionsTooDeep(document))
       return { errors: [limitError(`the document nests selections more than ${MAX_NESTING} deep (fragments followed)`)] };
-    const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
-    if (invalid.length > 0) return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')) };
+    const invalid = validate(schema, document, RULES, { maxErrors: 20 });
+    if (invalid.length > 0) return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')), parsed: document };
     const shape = checkShape(document, this.limits);
     return shape ? { errors: [shape] } : { document };
   }

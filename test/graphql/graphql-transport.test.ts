@@ -279,6 +279,25 @@ for (const kind of STORE_KINDS) {
       assert.equal(empty.status, 422);
       const subscription = await ask('subscription { x }');
       assert.equal(subscription.status, 422);
+      // The schema has no mutation (nor subscription) type: gqlgen's validator refuses the operation, executed or not.
+      const unsupported = (type: string, column: number) =>
+        JSON.stringify({
+          errors: [
+            { message: `Schema does not support operation type "${type}"`, locations: [{ line: 1, column }], extensions: VALIDATION },
+          ],
+          data: null,
+        });
+      const mutation = await ask('mutation { __typename }');
+      assert.equal(mutation.status, 422);
+      assert.equal(mutation.text, unsupported('mutation', 1));
+      assert.equal(subscription.text, unsupported('subscription', 1));
+      const notExecuted = await ask('query A { __typename } mutation B { __typename }', undefined, 'A');
+      assert.equal(notExecuted.status, 422);
+      assert.equal(notExecuted.text, unsupported('mutation', 24));
+      // A GET carries queries only (graphql.md §4): a mutation's is 406, before its validation.
+      const viaGet = await get(`${serve.url}/graphql?query=${encodeURIComponent('mutation { __typename }')}`);
+      assert.equal(viaGet.status, 406);
+      assert.equal(viaGet.text, '{"errors":[{"message":"GET requests only for queries"}],"data":null}');
     });
 
     test("the operations' errors: 200, the data-node's shape, null propagation", async () => {

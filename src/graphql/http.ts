@@ -5,7 +5,7 @@ import { type GraphQLSchema, printSchema } from 'graphql';
 import type { ApiAnswers, ApiReply, RequestLogger } from '../http/api-answer.js';
 import { gzipAsync } from '../http/compression.js';
 import { answerReply, loggedFailure, notModifiedReply } from '../http/api-answer.js';
-import { entityTag, notModified } from '../http/http-caching.js';
+import { entityTag, notModified, notModifiedUnread, noteAnswered } from '../http/http-caching.js';
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
@@ -181,10 +181,13 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     const sources = sourcesOf(prepared.asked);
     // A GET of our fields only: its tag (else undefined: the upstream's fields are not ours to validate).
     const tagScope = get && sources ? schemaHashOf(prepared.schema) : undefined;
-    if (tagScope !== undefined && sources && headers['if-none-match'] !== undefined) {
+    const revalidating = get !== undefined && tagScope !== undefined && headers['if-none-match'] !== undefined;
+    if (revalidating && sources) {
+      // Before executing, when the URL is one this process answered without errors (http-caching.ts).
       const stamp = a.cache.stamp(sources);
       const tag = stamp === undefined ? undefined : entityTag(tagScope, stamp, headers);
-      if (tag !== undefined && notModified(headers, tag)) return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
+      if (tag !== undefined && notModifiedUnread(get.url, headers, tag))
+        return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
     }
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
@@ -203,6 +206,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };
       if (executed.readAt !== undefined) done.readAt = executed.readAt;
       if (executed.failed) throw new FailedAnswer(done);
+      if (get) noteAnswered(get.url);
       return done;
     };
     let done: Answer;
@@ -216,6 +220,11 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     }
     const stamp = tagScope !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
     const tag = stamp === undefined ? undefined : entityTag(tagScope!, stamp, headers);
+    if (revalidating && tag !== undefined) {
+      // Made for a POST or by another process, or forgotten: known now.
+      noteAnswered(get.url);
+      if (notModified(headers, tag)) return { reply: notModifiedReply(tag, done.head), operation };
+    }
     return { reply: await replyOf(200, done.body, done.head, headers, tag), operation };
   }
 

@@ -7,7 +7,7 @@ import { watchChainHead } from '../db/chain-head-watch.js';
 import type { HeadState } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
 import { ApiError, internalError, methodNotAllowed, notFound, parseError, urlTooLong } from '../contract/errors.js';
-import { COMPRESS_MIN_BYTES, ENCODINGS } from './compression.js';
+import { COMPRESS_MIN_BYTES, ENCODINGS, spelledOut } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, type Limits, type TrustProxy } from './limits.js';
 import { Metrics, registerMetrics } from './metrics.js';
@@ -204,6 +204,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // Before routing work: a URL over the limit is a 400 whatever its route.
   app.addHook('onRequest', async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
+    // The compression plugin's negotiation, and ours, read `*` as the RFC does once it is spelt out.
+    const accept = request.headers['accept-encoding'];
+    if (accept?.includes('*')) request.headers['accept-encoding'] = spelledOut(accept);
     try {
       checkUrlLength(request.raw.url ?? '', limits);
     } catch (err) {

@@ -235,9 +235,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
   };
   for (const route of opts.routes) {
-    app.get(route.path, { config: { operation: route.operation.name, rateLimited: true } }, async (request, reply) => {
-      const params = request.params as Record<string, string>;
-      return sendReply(reply, await answerApi(answers, route, request.raw.url ?? '', params, request.headers, () => request.log));
+    // HEAD by the same handler, not Fastify's exposed HEAD route, which gives a 304 (no body) `content-length: 0`.
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: route.path,
+      config: { operation: route.operation.name, rateLimited: true },
+      handler: async (request, reply) => {
+        const params = request.params as Record<string, string>;
+        return sendReply(reply, await answerApi(answers, route, request.raw.url ?? '', params, request.headers, () => request.log));
+      },
     });
   }
 

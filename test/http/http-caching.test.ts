@@ -232,6 +232,12 @@ for (const kind of STORE_KINDS) {
       assert.equal(viaFastify.status, 304);
       assert.equal(header(viaFastify, 'content-length'), undefined);
       assert.equal(header(viaFastify, 'etag'), deflateTag);
+      // HEAD alike: a 304 says no length (a cache updating its copy's headers from it must not take
+      // 0; a 200 says the full answer's, below).
+      const head = await ask(SETS, { 'if-none-match': tag }, 'HEAD');
+      assert.equal(head.status, 304);
+      assert.equal(header(head, 'content-length'), undefined);
+      assert.equal(header(head, 'etag'), tag);
       const after = await metrics();
       for (const series of ['epochview_response_cache_requests_total', 'epochview_row_cache_pages_total']) {
         assert.equal(total(after, series), total(before, series), series);
@@ -239,8 +245,9 @@ for (const kind of STORE_KINDS) {
       assert.equal(
         total(after, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"') -
           total(before, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"'),
-        conditional.length + 1,
+        conditional.length + 2,
       );
+      assert.equal(header(await ask(SETS, {}, 'HEAD'), 'content-length'), String(full!.body.length));
       // A precondition applies only when the answer would be a 2xx (RFC 9110 §13.2.1): the current
       // tag sent with a request that is an error (the query string, a parameter, a path's) gets the error.
       for (const url of [`${SETS}?pagination.first=abc`, `${SETS}?%zz`, `${SETS}?referee=zz`, `${SETS}?pagination.first=0`]) {

@@ -120,14 +120,15 @@ export function entityTag(scope: string, stamp: string, headers: IncomingHttpHea
 
 /**
  * Whether the request's If-None-Match names `tag` (compared weakly, as RFC 9110 §13.1.2 asks:
- * `W/` ignored). `*` is not honoured: the answer is then sent in full, which is never wrong.
+ * `W/` ignored), or is `*`, which a GET's current answer matches whatever its tag (the callers
+ * ask only when there is one).
  */
 export function notModified(headers: IncomingHttpHeaders, tag: string): boolean {
   const header = headers['if-none-match'];
   if (header === undefined) return false;
   for (const item of header.split(',')) {
     const t = item.trim();
-    if ((t.startsWith('W/') ? t.slice(2) : t) === tag) return true;
+    if (t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === tag) return true;
   }
   return false;
 }

@@ -238,6 +238,10 @@ for (const kind of STORE_KINDS) {
       assert.equal(head.status, 304);
       assert.equal(header(head, 'content-length'), undefined);
       assert.equal(header(head, 'etag'), tag);
+      // `*` matches the current answer, whatever its tag (RFC 9110 §13.1.2).
+      const any = await ask(SETS, { 'if-none-match': '*' });
+      assert.equal(any.status, 304);
+      assert.equal(header(any, 'etag'), tag);
       const after = await metrics();
       for (const series of ['epochview_response_cache_requests_total', 'epochview_row_cache_pages_total']) {
         assert.equal(total(after, series), total(before, series), series);
@@ -245,15 +249,17 @@ for (const kind of STORE_KINDS) {
       assert.equal(
         total(after, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"') -
           total(before, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"'),
-        conditional.length + 2,
+        conditional.length + 3,
       );
       assert.equal(header(await ask(SETS, {}, 'HEAD'), 'content-length'), String(full!.body.length));
       // A precondition applies only when the answer would be a 2xx (RFC 9110 §13.2.1): the current
       // tag sent with a request that is an error (the query string, a parameter, a path's) gets the error.
       for (const url of [`${SETS}?pagination.first=abc`, `${SETS}?%zz`, `${SETS}?referee=zz`, `${SETS}?pagination.first=0`]) {
-        const r = await ask(url, { 'if-none-match': tag });
-        assert.equal(r.status, 400, url);
-        assert.equal(header(r, 'etag'), undefined, url);
+        for (const inm of [tag, '*']) {
+          const r = await ask(url, { 'if-none-match': inm });
+          assert.equal(r.status, 400, `${url} ${inm}`);
+          assert.equal(header(r, 'etag'), undefined, url);
+        }
       }
       const HISTORY = '/api/v2/teams/referees/history/';
       const historyTag = header(await ask(`${HISTORY}${MEMBER}`), 'etag')!;

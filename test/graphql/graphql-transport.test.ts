@@ -163,6 +163,16 @@ for (const kind of STORE_KINDS) {
       assert.equal(vars.text, JSON.stringify({ data: { referralSets: { edges: [{ node: { totalMembers: 11 } }] } } }));
     });
 
+    test('GET /graphql without a document: GraphiQL for a browser, said to vary by Accept; else a 422, kept by no cache', async () => {
+      const page = await get(`${serve.url}/graphql`, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.equal(page.headers.get('vary'), 'accept, accept-encoding');
+      const json = await get(`${serve.url}/graphql`);
+      assert.equal(json.status, 422);
+      assert.equal(json.headers.get('cache-control'), 'no-store');
+    });
+
     test("introspection shows the data-node's types, field order, arguments and nullability", async () => {
       const res = await ask(getIntrospectionQuery());
       assert.equal(res.status, 200);

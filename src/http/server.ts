@@ -202,16 +202,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerRateLimit(app, limits);
 
   // Before routing work: a URL over the limit is a 400 whatever its route.
-  app.addHook('onRequest', async (request, reply) => {
+  // Thrown, so that the route's error handler answers it in its door's body (/graphql's is GraphQL's).
+  app.addHook('onRequest', async (request) => {
     request.log.debug({ method: request.method, url: request.url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
     // The compression plugin's negotiation, and ours, read `*` as the RFC does once it is spelt out.
     const accept = request.headers['accept-encoding'];
     if (accept?.includes('*')) request.headers['accept-encoding'] = spelledOut(accept);
-    try {
-      checkUrlLength(request.raw.url ?? '', limits);
-    } catch (err) {
-      return sendError(reply, err as ApiError);
-    }
+    checkUrlLength(request.raw.url ?? '', limits);
   });
 
   // Bodies are never read; accept any so that a POST reaches the 501 answer.

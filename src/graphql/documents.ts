@@ -1,4 +1,5 @@
 import {
+  type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
   GraphQLError,
@@ -9,6 +10,7 @@ import {
   specifiedRules,
   validate,
   type GraphQLSchema,
+  type ValidationContext,
 } from 'graphql';
 import { requestErrorJson, type ErrorJson } from './errors.js';
 
@@ -39,15 +41,120 @@ export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
   maxRows: 20_000,
 };
 
-/** A document's parse and validation: the document, or the 422's errors. */
-export type Checked = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: ErrorJson[] };
+/** A document's parse and validation: the document, or the 422's errors (with the document when it parsed). */
+export type Checked =
+  | { document: DocumentNode; errors?: undefined; parsed?: undefined }
+  | { document?: undefined; errors: ErrorJson[]; parsed?: DocumentNode };
 
 /** Tokens one document may hold: a bound on parsing's work beside the size. */
 const MAX_TOKENS = 20_000;
 
+/**
+ * How deep a document may nest, in brackets (`{`, `[`, `(`) and in selections with fragments
+ * followed: a bound on graphql-js' recursion, which parses, validates and executes a document by
+ * its shape. Within the size and token bounds, 5,000 nested selection sets or 2,000 nested
+ * lists overflowed the parser's stack, and a chain of 1,500 fragments each spreading the next
+ * the introspection depth rule's (a 500). The introspection query nests
+ * 10 brackets and 18 selections deep, Vega's apps' documents fewer.
+ */
+const MAX_NESTING = 100;
+
+/**
+ * gqlparser's KnownRootType rule, which gqlgen validates with (graphql-js 16 has none: it refuses
+ * such an operation only when executing it, with a 200): an operation of a type the schema has no
+ * root for, executed or not.
+ */
+function knownRootTypeRule(context: ValidationContext): ASTVisitor {
+  const schema = context.getSchema();
+  return {
+    OperationDefinition(node) {
+      if (!schema.getRootType(node.operation))
+        context.reportError(new GraphQLError(`Schema does not support operation type "${node.operation}"`, { nodes: node }));
+    },
+  };
+}
+
+const RULES = [...specifiedRules, knownRootTypeRule];
+
 /** A limit's error: a validation error (422) saying which limit and by how much. */
 export function limitError(message: string): ErrorJson {
   return { message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
+}
+
+/**
+ * Whether the document's brackets nest deeper than MAX_NESTING, outside strings, block strings
+ * and comments (as graphql-js' lexer reads them): checked before parsing, in one pass over the
+ * text. Unbalanced brackets are the parser's to report.
+ */
+function bracketsTooDeep(query: string): boolean {
+  let depth = 0;
+  const n = query.length;
+  for (let i = 0; i < n; i++) {
+    const c = query.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) {
+      if (++depth > MAX_NESTING) return true;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) {
+      if (depth > 0) depth--;
+    } else if (c === 0x23) {
+      // A comment, to the end of the line.
+      while (i + 1 < n && query.charCodeAt(i + 1) !== 0x0a && query.charCodeAt(i + 1) !== 0x0d) i++;
+    } else if (c === 0x22) {
+      if (query.startsWith('""', i + 1)) {
+        // A block string, to the next """ that a backslash does not escape.
+        i += 3;
+        while (i < n && !query.startsWith('"""', i)) i += query.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        // A string, to the next quote that a backslash does not escape (or a line's end: the lexer's error).
+        for (i++; i < n; i++) {
+          const d = query.charCodeAt(i);
+          if (d === 0x5c) i++;
+          else if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether selections nest deeper than MAX_NESTING in some definition, a field's selection set,
+ * an inline fragment and a fragment spread each a level, spreads followed. Before validation,
+ * which rules out cycles (here a spread of a fragment being walked counts for nothing), so the
+ * walk stops at the bound and takes each fragment once.
+ */
+function selectionsTooDeep(document: DocumentNode): boolean {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  // Each fragment's nesting once walked; 0 while it is walked.
+  const heights = new Map<string, number>();
+  /** The levels of `set` and below, or more than `budget` once it passes that. */
+  const height = (set: SelectionSetNode, budget: number): number => {
+    if (budget <= 0) return 1;
+    let below = 0;
+    for (const s of set.selections) {
+      let h = 0;
+      if (s.kind !== Kind.FRAGMENT_SPREAD) h = s.selectionSet ? height(s.selectionSet, budget - 1) : 0;
+      else {
+        const name = s.name.value;
+        const fragment = fragments.get(name);
+        h = heights.get(name) ?? 0;
+        if (!heights.has(name) && fragment) {
+          heights.set(name, 0);
+          h = height(fragment.selectionSet, budget - 1);
+          heights.set(name, h);
+        }
+      }
+      if (h >= budget) return budget + 1;
+      if (h > below) below = h;
+    }
+    return below + 1;
+  };
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION && d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    if (height(d.selectionSet, MAX_NESTING) > MAX_NESTING) return true;
+  }
+  return false;
 }
 
 /** Depth and field count of each operation, fragments expanded; the first bound passed, as an error. */
@@ -116,6 +223,7 @@ export class DocumentCache {
     const bytes = Buffer.byteLength(query);
     if (bytes > this.limits.maxBytes)
       return { errors: [limitError(`the document is ${bytes} bytes, the limit is ${this.limits.maxBytes}`)] };
+    if (bracketsTooDeep(query)) return { errors: [limitError(`the document nests brackets more than ${MAX_NESTING} deep`)] };
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: MAX_TOKENS });
@@ -123,8 +231,10 @@ export class DocumentCache {
       if (err instanceof GraphQLError) return { errors: [requestErrorJson(err, 'GRAPHQL_PARSE_FAILED')] };
       throw err;
     }
-    const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
-    if (invalid.length > 0) return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')) };
+    if (selectionsTooDeep(document))
+      return { errors: [limitError(`the document nests selections more than ${MAX_NESTING} deep (fragments followed)`)] };
+    const invalid = validate(schema, document, RULES, { maxErrors: 20 });
+    if (invalid.length > 0) return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')), parsed: document };
     const shape = checkShape(document, this.limits);
     return shape ? { errors: [shape] } : { document };
   }

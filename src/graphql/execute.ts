@@ -62,14 +62,17 @@ export interface Refusal {
 export function prepare(x: Execution, request: GraphqlRequest, method: 'GET' | 'POST'): Prepared | Refusal {
   const schema = x.schema();
   const checked = x.documents.check(request.query, schema);
+  // A GET carries queries only (graphql.md §4): a mutation's is a 406 before its validation (which
+  // refuses it when the schema has no mutation type).
+  const parsed = checked.document ?? checked.parsed;
+  const operation = parsed && selectOperation(parsed, request.operationName);
+  if (method === 'GET' && typeof operation === 'object' && operation.operation === 'mutation')
+    return { status: 406, body: errorsBody({ message: 'GET requests only for queries' }) };
   if (checked.errors) return { status: 422, body: errorsBody(...checked.errors) };
-  const operation = selectOperation(checked.document, request.operationName);
-  if (typeof operation === 'string') return { status: 422, body: errorsBody(limitError(operation)) };
+  if (typeof operation !== 'object') return { status: 422, body: errorsBody(limitError(operation!)) };
   if (operation.operation === 'subscription') {
     return { status: 422, body: errorsBody(limitError('subscriptions are not served over HTTP here: use a data-node websocket')) };
   }
-  if (operation.operation === 'mutation' && method === 'GET')
-    return { status: 406, body: errorsBody({ message: 'GET requests only for queries' }) };
   const sent = request.variables ?? {};
   let variables = coerceVariables(schema, operation, sent);
   if (variables === undefined) {

@@ -45,5 +45,7 @@ export function registerGraphiql(
     });
   });
   const headers = pageHeaders(GRAPHIQL_CSP);
-  return (request, reply) => (wantsPage(request) ? send(request, reply.headers(headers), page, REVALIDATE) : undefined);
+  // The page or GraphQL's answer, by Accept: a cache keeps them apart.
+  return (request, reply) =>
+    wantsPage(request) ? send(request, reply.headers(headers), page, REVALIDATE, 'accept, accept-encoding') : undefined;
 }

@@ -5,7 +5,7 @@ import { type GraphQLSchema, printSchema } from 'graphql';
 import type { ApiAnswers, ApiReply, RequestLogger } from '../http/api-answer.js';
 import { gzipAsync } from '../http/compression.js';
 import { answerReply, loggedFailure, notModifiedReply } from '../http/api-answer.js';
-import { entityTag, notModified } from '../http/http-caching.js';
+import { entityTag, notModified, notModifiedUnread, noteAnswered } from '../http/http-caching.js';
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
@@ -57,11 +57,28 @@ class FailedAnswer extends Error {
   }
 }
 
-function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+/** A JSON value's kind as Go's encoding/json names it in its errors. */
+function goKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
-/** The request from a POST's JSON body. */
+/** The fields of gqlgen's graphql.RawParams by their JSON names folded to lower case (Go matches keys in any case): name and Go type. */
+const RAW_PARAMS: Record<string, readonly [name: keyof GraphqlRequest | 'extensions', type: string]> = {
+  query: ['query', 'string'],
+  operationname: ['operationName', 'string'],
+  variables: ['variables', 'map[string]interface {}'],
+  extensions: ['extensions', 'map[string]interface {}'],
+};
+
+const undecodable = (what: string) => new TransportError(`json request body could not be decoded: json: cannot unmarshal ${what}`);
+
+/**
+ * The request from a POST's JSON body, decoded as gqlgen decodes it into its RawParams with Go's
+ * encoding/json: a value of another JSON type is the first such field's error (after the whole
+ * body is read, as Go reports it), null leaves a string as it was and a map empty, other keys are
+ * ignored.
+ */
 function fromBody(text: string): GraphqlRequest {
   let parsed: unknown;
   try {
@@ -69,38 +86,49 @@ function fromBody(text: string): GraphqlRequest {
   } catch (err) {
     throw new TransportError(`json request body could not be decoded: ${(err as Error).message}`);
   }
-  if (Array.isArray(parsed))
-    throw new TransportError(
-      'json request body could not be decoded: json: cannot unmarshal array into Go value of type graphql.RawParams',
-    );
-  if (parsed === null || typeof parsed !== 'object') throw new TransportError('json request body could not be decoded: not an object');
-  const body = parsed as Record<string, unknown>;
-  const variables = body.variables;
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
-    throw new TransportError('json request body could not be decoded: variables must be an object');
+  const request: GraphqlRequest = { query: '' };
+  if (parsed === null) return request;
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw undecodable(`${goKind(parsed)} into Go value of type graphql.RawParams`);
+  let error: TransportError | undefined;
+  for (const [key, value] of Object.entries(parsed)) {
+    const field = RAW_PARAMS[key.toLowerCase()];
+    if (field === undefined) continue;
+    const [name, type] = field;
+    if (value === null) {
+      if (name === 'variables') request.variables = undefined;
+      continue;
+    }
+    if (type === 'string' ? typeof value !== 'string' : typeof value !== 'object' || Array.isArray(value)) {
+      error ??= undecodable(`${goKind(value)} into Go struct field RawParams.${name} of type ${type}`);
+    } else if (name === 'query') request.query = value as string;
+    else if (name === 'operationName') request.operationName = (value as string) || undefined;
+    else if (name === 'variables') request.variables = value as GraphqlRequest['variables'];
   }
-  return {
-    query: asString(body.query) ?? '',
-    operationName: asString(body.operationName) || undefined,
-    variables: (variables ?? undefined) as GraphqlRequest['variables'],
-  };
+  if (error) throw error;
+  return request;
 }
 
 /** The request from a GET's query string. */
 function fromQuery(url: string): GraphqlRequest {
   const params = getParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
-  const variablesText = params.get('variables');
-  let variables: GraphqlRequest['variables'];
-  if (variablesText) {
-    try {
-      variables = JSON.parse(variablesText) as GraphqlRequest['variables'];
-    } catch {
-      throw new TransportError('variables could not be decoded');
-    }
-    if (variables === null || typeof variables !== 'object' || Array.isArray(variables))
-      throw new TransportError('variables could not be decoded');
-  }
+  const variables = jsonObject(params.get('variables'), 'variables');
+  // Nothing reads extensions: decoded so that those that do not decode are refused, as gqlgen refuses them.
+  jsonObject(params.get('extensions'), 'extensions');
   return { query: params.get('query') ?? '', operationName: params.get('operationName') || undefined, variables };
+}
+
+/** A GET's JSON object parameter as gqlgen decodes it into a map: absent, empty or null is none; else an object or a 400. */
+function jsonObject(text: string | null, name: string): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TransportError(`${name} could not be decoded`);
+  }
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new TransportError(`${name} could not be decoded`);
+  return value as Record<string, unknown>;
 }
 
 /**
@@ -153,10 +181,13 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     const sources = sourcesOf(prepared.asked);
     // A GET of our fields only: its tag (else undefined: the upstream's fields are not ours to validate).
     const tagScope = get && sources ? schemaHashOf(prepared.schema) : undefined;
-    if (tagScope !== undefined && sources && headers['if-none-match'] !== undefined) {
+    const revalidating = get !== undefined && tagScope !== undefined && headers['if-none-match'] !== undefined;
+    if (revalidating && sources) {
+      // Before executing, when the URL is one this process answered without errors (http-caching.ts).
       const stamp = a.cache.stamp(sources);
       const tag = stamp === undefined ? undefined : entityTag(tagScope, stamp, headers);
-      if (tag !== undefined && notModified(headers, tag)) return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
+      if (tag !== undefined && notModifiedUnread(get.url, headers, tag))
+        return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
     }
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
@@ -175,6 +206,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };
       if (executed.readAt !== undefined) done.readAt = executed.readAt;
       if (executed.failed) throw new FailedAnswer(done);
+      if (get) noteAnswered(get.url);
       return done;
     };
     let done: Answer;
@@ -188,6 +220,11 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     }
     const stamp = tagScope !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
     const tag = stamp === undefined ? undefined : entityTag(tagScope!, stamp, headers);
+    if (revalidating && tag !== undefined) {
+      // Made for a POST or by another process, or forgotten: known now.
+      noteAnswered(get.url);
+      if (notModified(headers, tag)) return { reply: notModifiedReply(tag, done.head), operation };
+    }
     return { reply: await replyOf(200, done.body, done.head, headers, tag), operation };
   }
 

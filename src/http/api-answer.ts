@@ -8,7 +8,7 @@ import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { answerBodies } from '../lib/body-pool.js';
 import { sendsGzip } from './compression.js';
-import { cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
+import { cacheHeaders, entityTag, NO_STORE, notModified, notModifiedUnread, noteAnswered } from './http-caching.js';
 import type { Until } from '../db/store.js';
 import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
 import { checkRepeatedValues, type Limits } from './limits.js';
@@ -105,6 +105,7 @@ async function compute(
     pretty = isPretty(query);
   }
   const result = await op.run({ store: a.store, rows: a.rows, until }, request);
+  noteAnswered(url);
   const body = result.responseJson(exclusive ? answerBodies.alloc : undefined);
   if (!pretty) return { body, head: result.head };
   const indented = Buffer.from(goJson(JSON.parse(body.toString()), 2));
@@ -128,11 +129,12 @@ export async function answerApi(
 ): Promise<ApiReply> {
   if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
   const op = route.operation;
-  if (headers['if-none-match'] !== undefined) {
-    // Before parsing the URL: a tag is only ever given to a URL's successful answer.
+  const revalidating = headers['if-none-match'] !== undefined;
+  if (revalidating) {
+    // Before parsing the URL, when it is one this process answered (http-caching.ts).
     const stamp = a.cache.stamp(op.reads);
     const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
-    if (tag !== undefined && notModified(headers, tag)) return notModifiedReply(tag, a.cache.currentHead);
+    if (tag !== undefined && notModifiedUnread(url, headers, tag)) return notModifiedReply(tag, a.cache.currentHead);
   }
   try {
     const answer = await withDeadline(
@@ -141,6 +143,14 @@ export async function answerApi(
     );
     const stamp = a.cache.stampOfAnswer(op.reads, answer);
     const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
+    if (revalidating && tag !== undefined) {
+      // Made by another process, or forgotten: known now.
+      noteAnswered(url);
+      if (notModified(headers, tag)) {
+        answerBodies.release(answer.body);
+        return notModifiedReply(tag, answer.head);
+      }
+    }
     return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {
     return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));

@@ -49,8 +49,9 @@ export function file(type: string, body: Buffer): File {
   };
 }
 
-export function send(request: FastifyRequest, reply: FastifyReply, f: File, cacheControl: string): FastifyReply {
-  reply.header('content-type', f.type).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+/** Sends a file, gzipped when the client takes it; `vary` names what else chose it besides the encoding. */
+export function send(request: FastifyRequest, reply: FastifyReply, f: File, cacheControl: string, vary = 'accept-encoding'): FastifyReply {
+  reply.header('content-type', f.type).header('cache-control', cacheControl).header('vary', vary);
   // Already encoded: @fastify/compress leaves it as it is.
   if (sendsGzip(request.headers, f.body)) return reply.header('content-encoding', 'gzip').send(f.gzipped);
   return reply.send(f.body);

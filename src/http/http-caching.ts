@@ -22,8 +22,9 @@ import { acceptedEncoding } from './compression.js';
  *    of the read models its operation reads, and `Cache-Control: public, max-age=1,
  *    stale-while-revalidate=1`. A cache keeps it a second, then asks again with `If-None-Match`;
  *    while no block changed those read models the tag is the same and the answer is a 304 that
- *    reads nothing from the store (not even the response cache), and a block that changed one of
- *    them makes a new tag, so the revalidation gets the new answer.
+ *    reads nothing from the store (not even the response cache; once the process has answered
+ *    the URL: see noteAnswered), and a block that changed one of them makes a new tag, so the
+ *    revalidation gets the new answer.
  *
  * **The tag** is a hash of the code that makes the answers (codeHash below), the representation
  * the request negotiates (identity, or gzip or deflate with zlib's version) and the versions of
@@ -31,7 +32,8 @@ import { acceptedEncoding } from './compression.js';
  * and the schema's hash). Not of the URL itself: a validator tells apart the answers of one URL
  * (RFC 9110 §8.8.3; every cache compares the tags of the URL it keeps), and those differ only by
  * the versions. So a tag is made once per state, not hashed per request (a SHA-256 of the URL was
- * 2% of the instructions of a 50-row page's answer). An answer
+ * 2% of the instructions of a 50-row page's answer); URLs that read the same models share it, and
+ * whether the URL a tag is sent with has an answer is told by the URLs answered (noteAnswered). An answer
  * gets one only when it is the answer at the versions the process knows (ResponseCache
  * stampOfAnswer): one read in a snapshot newer than the last head notice, or older than a change
  * of what it reads, is sent without, so no tag ever names the bytes of other versions.
@@ -118,16 +120,47 @@ export function entityTag(scope: string, stamp: string, headers: IncomingHttpHea
 
 /**
  * Whether the request's If-None-Match names `tag` (compared weakly, as RFC 9110 §13.1.2 asks:
- * `W/` ignored). `*` is not honoured: the answer is then sent in full, which is never wrong.
+ * `W/` ignored), or is `*`, which a GET's current answer matches whatever its tag (the callers
+ * ask only when there is one).
  */
 export function notModified(headers: IncomingHttpHeaders, tag: string): boolean {
   const header = headers['if-none-match'];
   if (header === undefined) return false;
   for (const item of header.split(',')) {
     const t = item.trim();
-    if ((t.startsWith('W/') ? t.slice(2) : t) === tag) return true;
+    if (t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === tag) return true;
   }
   return false;
+}
+
+/**
+ * The URLs this process has answered successfully, noted where an answer is made (a response
+ * cache's hit was made here first), so that the 304 before anything is read goes only to a URL
+ * whose answer would be a 2xx: a precondition applies only then (RFC 9110 §13.2.1), and a tag does
+ * not name its URL (see above), so the current tag sent with `?pagination.first=abc` matched too.
+ * Whether a URL has an answer is the URL's matter (its query string, ids, cursors, document);
+ * where the data decides (no current referral program: 404), the versions the tag names move
+ * with it. Up to MAX_ANSWERED_CHARS of URLs, forgotten all at once when full; a URL not known
+ * is answered in full first, then 304 if its tag is the one named.
+ */
+const answered = new Set<string>();
+let answeredChars = 0;
+const MAX_ANSWERED_CHARS = 4 * 2 ** 20;
+
+/** Notes that `url` was answered successfully (a 2xx whatever the versions). */
+export function noteAnswered(url: string): void {
+  if (answered.has(url)) return;
+  if (answeredChars + url.length > MAX_ANSWERED_CHARS) {
+    answered.clear();
+    answeredChars = 0;
+  }
+  answered.add(url);
+  answeredChars += url.length;
+}
+
+/** Whether the request may be a 304 before its answer is made: its URL was answered successfully, and If-None-Match names `tag`. */
+export function notModifiedUnread(url: string, headers: IncomingHttpHeaders, tag: string): boolean {
+  return answered.has(url) && notModified(headers, tag);
 }
 
 /** The headers that let HTTP caches keep and revalidate an answer with this tag. */

@@ -347,7 +347,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
         },
         ETag: {
           description:
-            'Strong tag of the answer: of its URL, its encoding and the versions of the read models it reads, the same from every instance of one build. `If-None-Match` with it answers 304 (no body) until a block changes those read models. Absent while the instance does not know the versions (then `Cache-Control: no-store`).',
+            'Strong tag of the answer: of its encoding and the versions of the read models it reads (not of the URL: a cache compares the tags of one URL, and URLs that read the same models share it), the same from every instance of one build. `If-None-Match` with it (or `*`) answers 304 (no body) until a block changes those read models. Absent while the instance does not know the versions (then `Cache-Control: no-store`).',
           schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
         },
         CacheControl: {

@@ -7,7 +7,7 @@ import { watchChainHead } from '../db/chain-head-watch.js';
 import type { HeadState } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
 import { ApiError, internalError, methodNotAllowed, notFound, parseError, urlTooLong } from '../contract/errors.js';
-import { COMPRESS_MIN_BYTES, ENCODINGS } from './compression.js';
+import { COMPRESS_MIN_BYTES, ENCODINGS, spelledOut } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, type Limits, type TrustProxy } from './limits.js';
 import { Metrics, registerMetrics } from './metrics.js';
@@ -202,13 +202,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerRateLimit(app, limits);
 
   // Before routing work: a URL over the limit is a 400 whatever its route.
-  app.addHook('onRequest', async (request, reply) => {
+  // Thrown, so that the route's error handler answers it in its door's body (/graphql's is GraphQL's).
+  app.addHook('onRequest', async (request) => {
     request.log.debug({ method: request.method, url: request.url.slice(0, LOGGED_URL_LENGTH) }, 'request received');
-    try {
-      checkUrlLength(request.raw.url ?? '', limits);
-    } catch (err) {
-      return sendError(reply, err as ApiError);
-    }
+    // The compression plugin's negotiation, and ours, read `*` as the RFC does once it is spelt out.
+    const accept = request.headers['accept-encoding'];
+    if (accept?.includes('*')) request.headers['accept-encoding'] = spelledOut(accept);
+    checkUrlLength(request.raw.url ?? '', limits);
   });
 
   // Bodies are never read; accept any so that a POST reaches the 501 answer.
@@ -232,9 +232,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
   };
   for (const route of opts.routes) {
-    app.get(route.path, { config: { operation: route.operation.name, rateLimited: true } }, async (request, reply) => {
-      const params = request.params as Record<string, string>;
-      return sendReply(reply, await answerApi(answers, route, request.raw.url ?? '', params, request.headers, () => request.log));
+    // HEAD by the same handler, not Fastify's exposed HEAD route, which gives a 304 (no body) `content-length: 0`.
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: route.path,
+      config: { operation: route.operation.name, rateLimited: true },
+      handler: async (request, reply) => {
+        const params = request.params as Record<string, string>;
+        return sendReply(reply, await answerApi(answers, route, request.raw.url ?? '', params, request.headers, () => request.log));
+      },
     });
   }
 

@@ -47,7 +47,8 @@ export const cursorField = {
   string(fields: Map<string, unknown>, key: string): string {
     const v = fields.get(key.toLowerCase());
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw new CursorError('invalid cursor');
+    // No text PostgreSQL holds has a NUL (it refuses one as a parameter): a position with one is no row's.
+    if (typeof v !== 'string' || v.includes('\0')) throw new CursorError('invalid cursor');
     return v;
   },
   /** An id (hex or well-known name), returned as lowercase hex. */

@@ -163,6 +163,16 @@ for (const kind of STORE_KINDS) {
       assert.equal(vars.text, JSON.stringify({ data: { referralSets: { edges: [{ node: { totalMembers: 11 } }] } } }));
     });
 
+    test('GET /graphql without a document: GraphiQL for a browser, said to vary by Accept; else a 422, kept by no cache', async () => {
+      const page = await get(`${serve.url}/graphql`, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.equal(page.headers.get('vary'), 'accept, accept-encoding');
+      const json = await get(`${serve.url}/graphql`);
+      assert.equal(json.status, 422);
+      assert.equal(json.headers.get('cache-control'), 'no-store');
+    });
+
     test("introspection shows the data-node's types, field order, arguments and nullability", async () => {
       const res = await ask(getIntrospectionQuery());
       assert.equal(res.status, 200);
@@ -189,6 +199,37 @@ for (const kind of STORE_KINDS) {
       const broken = await post('{"query":', 'application/json');
       assert.equal(broken.status, 400);
       assert.match((broken.body as { errors: { message: string }[] }).errors[0]!.message, /^json request body could not be decoded: /);
+      // As gqlgen decodes the body into its RawParams with Go's encoding/json: a field of another
+      // JSON type is refused, naming it; null leaves the zero value; keys match in any case.
+      const undecodable = (what: string) =>
+        JSON.stringify({ errors: [{ message: `json request body could not be decoded: json: cannot unmarshal ${what}` }], data: null });
+      for (const [body, what] of [
+        ['{"query":5}', 'number into Go struct field RawParams.query of type string'],
+        ['{"query":"{ __typename }","operationName":true}', 'bool into Go struct field RawParams.operationName of type string'],
+        ['{"query":"{ __typename }","variables":"{}"}', 'string into Go struct field RawParams.variables of type map[string]interface {}'],
+        ['{"query":"{ __typename }","extensions":[1]}', 'array into Go struct field RawParams.extensions of type map[string]interface {}'],
+        ['{"query":{},"operationName":1}', 'object into Go struct field RawParams.query of type string'],
+        ['5', 'number into Go value of type graphql.RawParams'],
+        ['"{ __typename }"', 'string into Go value of type graphql.RawParams'],
+      ] as const) {
+        const res = await post(body, 'application/json');
+        assert.equal(res.status, 400, body);
+        assert.equal(res.text, undecodable(what), body);
+      }
+      const typename = '{"data":{"__typename":"Query"}}';
+      assert.equal(
+        (await post('{"query":"{ __typename }","operationName":null,"variables":null,"extensions":null}', 'application/json')).text,
+        typename,
+      );
+      assert.equal((await post('{"Query":"{ __typename }","OPERATIONNAME":""}', 'application/json')).text, typename);
+      assert.equal((await post('{"query":null}', 'application/json')).status, 422, 'no document');
+      // GET: variables null are none, as gqlgen decodes them; variables or extensions that do not decode are a 400.
+      const nullVariables = await get(`${serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=null`);
+      assert.equal(nullVariables.status, 200);
+      assert.equal(nullVariables.text, typename);
+      const badExtensions = await get(`${serve.url}/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=%5B`);
+      assert.equal(badExtensions.status, 400);
+      assert.equal(badExtensions.text, '{"errors":[{"message":"extensions could not be decoded"}],"data":null}');
       const badVariables = await get(`${serve.url}/graphql?query=${encodeURIComponent(BY_ID)}&variables=%7B`);
       assert.equal(badVariables.status, 400);
       assert.equal(badVariables.text, '{"errors":[{"message":"variables could not be decoded"}],"data":null}');
@@ -248,6 +289,25 @@ for (const kind of STORE_KINDS) {
       assert.equal(empty.status, 422);
       const subscription = await ask('subscription { x }');
       assert.equal(subscription.status, 422);
+      // The schema has no mutation (nor subscription) type: gqlgen's validator refuses the operation, executed or not.
+      const unsupported = (type: string, column: number) =>
+        JSON.stringify({
+          errors: [
+            { message: `Schema does not support operation type "${type}"`, locations: [{ line: 1, column }], extensions: VALIDATION },
+          ],
+          data: null,
+        });
+      const mutation = await ask('mutation { __typename }');
+      assert.equal(mutation.status, 422);
+      assert.equal(mutation.text, unsupported('mutation', 1));
+      assert.equal(subscription.text, unsupported('subscription', 1));
+      const notExecuted = await ask('query A { __typename } mutation B { __typename }', undefined, 'A');
+      assert.equal(notExecuted.status, 422);
+      assert.equal(notExecuted.text, unsupported('mutation', 24));
+      // A GET carries queries only (graphql.md §4): a mutation's is 406, before its validation.
+      const viaGet = await get(`${serve.url}/graphql?query=${encodeURIComponent('mutation { __typename }')}`);
+      assert.equal(viaGet.status, 406);
+      assert.equal(viaGet.text, '{"errors":[{"message":"GET requests only for queries"}],"data":null}');
     });
 
     test("the operations' errors: 200, the data-node's shape, null propagation", async () => {
@@ -278,6 +338,16 @@ for (const kind of STORE_KINDS) {
             { message: 'failed to list team referees', path: ['teamMembersStatistics'], extensions: { code: 13, type: 'Internal' } },
           ],
           data: { teamMembersStatistics: null },
+        }),
+      );
+      // A cursor's text reaches the store only if PostgreSQL can hold it: a NUL is a bad cursor.
+      const nul = Buffer.from('{"reward_type":"\\u0000"}').toString('base64');
+      const cursor = await ask(`{ epochRewardSummaries(pagination: { after: "${nul}" }) { edges { cursor } } }`);
+      assert.equal(
+        cursor.text,
+        JSON.stringify({
+          errors: [{ message: 'invalid pagination', path: ['epochRewardSummaries'], extensions: { code: 3, type: 'InvalidArgument' } }],
+          data: { epochRewardSummaries: null },
         }),
       );
       const uint = await ask('{ epochRewardSummaries(filter: { fromEpoch: -1 }) { edges { cursor } } }');
@@ -327,7 +397,7 @@ for (const kind of STORE_KINDS) {
       await limit(deep, /^Maximum introspection depth exceeded$/);
       // Our types nest five deep: deeper is unknown fields (an upstream's deep types: see graphql-upstream.test.ts).
       await limit(
-        `{ referralSets { edges { node { id ${'{ a '.repeat(500)}${'}'.repeat(500)} } } } }`,
+        `{ referralSets { edges { node { id ${'{ a '.repeat(90)}${'}'.repeat(90)} } } } }`,
         /^Field "id" must not have a selection/,
       );
       const wide = `{ referralSets { edges { node { ${Array.from({ length: 1001 }, (_, i) => `a${i}: id`).join(' ')} } } } }`;
@@ -351,6 +421,28 @@ for (const kind of STORE_KINDS) {
       const cycle = await ask('{ referralSets { pageInfo { ...A } } } fragment A on PageInfo { ...B } fragment B on PageInfo { ...A }');
       assert.equal(cycle.status, 422);
       await limit(`{ ${'a '.repeat(25_000)}}`, /^Syntax Error: Document contains more that 20000 tokens\. Parsing aborted\.$/);
+      // Nested past graphql-js' recursion (its parser's, its validation's), within the size and
+      // token bounds: the nesting's bound, never a stack overflow's 500.
+      const brackets = /^the document nests brackets more than 100 deep$/;
+      await limit(`{${'a{'.repeat(5000)}b${'}'.repeat(5000)}}`, brackets);
+      await limit(`{ referralSets(id: ${'['.repeat(2000)}"a"${']'.repeat(2000)}) { __typename } }`, brackets);
+      await limit(`{ referralSets(pagination: ${'{a:'.repeat(3000)}1${'}'.repeat(3000)}) { __typename } }`, brackets);
+      await limit(`{ ${'...{'.repeat(3000)}__typename${'}'.repeat(3000)} }`, brackets);
+      const list = await get(
+        `${serve.url}/graphql?query=${encodeURIComponent(`{ referralSets(id: ${'['.repeat(2000)}1${']'.repeat(2000)}) { __typename } }`)}`,
+      );
+      assert.equal(list.status, 422);
+      // Each fragment spreading the next: shallow text, but validation follows the spreads.
+      const chain = Array.from({ length: 1500 }, (_, i) => `fragment F${i} on __Type{ofType{...F${i + 1}}}`).join('');
+      await limit(
+        `{__schema{types{...F0}}}${chain}fragment F1500 on __Type{name}`,
+        /^the document nests selections more than 100 deep \(fragments followed\)$/,
+      );
+      // Brackets in strings, block strings and comments are text.
+      const text = await ask(
+        `{ a: __type(name: "${'{['.repeat(60)}\\"${'('.repeat(60)}") { name } # ${'{'.repeat(200)}\n b: __type(name: """${'['.repeat(200)}\\""" """) { name } }`,
+      );
+      assert.equal(text.text, '{"data":{"a":null,"b":null}}');
       const body = await get(`${serve.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -197,7 +197,7 @@ for (const kind of STORE_KINDS) {
       assert.ok(small.body.length < 1024 && header(small, 'content-encoding') === undefined, String(small.body.length));
       assert.equal(header(small, 'vary'), 'accept-encoding');
       assert.equal(header(small, 'cache-control'), CACHE_CONTROL);
-      // The same again: the same tag (the tag depends on the URL and versions only).
+      // The same again: the same tag (the tag depends on the representation and versions only).
       assert.equal(header(await ask(SETS), 'etag'), tag);
 
       // Deflate goes through Fastify's route rather than the fast path (its compression plugin
@@ -232,6 +232,16 @@ for (const kind of STORE_KINDS) {
       assert.equal(viaFastify.status, 304);
       assert.equal(header(viaFastify, 'content-length'), undefined);
       assert.equal(header(viaFastify, 'etag'), deflateTag);
+      // HEAD alike: a 304 says no length (a cache updating its copy's headers from it must not take
+      // 0; a 200 says the full answer's, below).
+      const head = await ask(SETS, { 'if-none-match': tag }, 'HEAD');
+      assert.equal(head.status, 304);
+      assert.equal(header(head, 'content-length'), undefined);
+      assert.equal(header(head, 'etag'), tag);
+      // `*` matches the current answer, whatever its tag (RFC 9110 §13.1.2).
+      const any = await ask(SETS, { 'if-none-match': '*' });
+      assert.equal(any.status, 304);
+      assert.equal(header(any, 'etag'), tag);
       const after = await metrics();
       for (const series of ['epochview_response_cache_requests_total', 'epochview_row_cache_pages_total']) {
         assert.equal(total(after, series), total(before, series), series);
@@ -239,8 +249,27 @@ for (const kind of STORE_KINDS) {
       assert.equal(
         total(after, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"') -
           total(before, 'epochview_http_requests_total', 'operation="ListReferralSets"', 'status="304"'),
-        conditional.length + 1,
+        conditional.length + 3,
       );
+      assert.equal(header(await ask(SETS, {}, 'HEAD'), 'content-length'), String(full!.body.length));
+      // A precondition applies only when the answer would be a 2xx (RFC 9110 §13.2.1): the current
+      // tag sent with a request that is an error (the query string, a parameter, a path's) gets the error.
+      for (const url of [`${SETS}?pagination.first=abc`, `${SETS}?%zz`, `${SETS}?referee=zz`, `${SETS}?pagination.first=0`]) {
+        for (const inm of [tag, '*']) {
+          const r = await ask(url, { 'if-none-match': inm });
+          assert.equal(r.status, 400, `${url} ${inm}`);
+          assert.equal(header(r, 'etag'), undefined, url);
+        }
+      }
+      const HISTORY = '/api/v2/teams/referees/history/';
+      const historyTag = header(await ask(`${HISTORY}${MEMBER}`), 'etag')!;
+      assert.equal((await ask(`${HISTORY}${MEMBER}`, { 'if-none-match': historyTag })).status, 304);
+      assert.equal((await ask(`${HISTORY}zz`, { 'if-none-match': historyTag })).status, 400);
+      // A URL this process has not answered yet: answered first, then the 304 when the tag is its own.
+      const unseen = await ask(`${SETS}?pagination.first=3`, { 'if-none-match': tag });
+      assert.equal(unseen.status, 304);
+      assert.equal(header(unseen, 'etag'), tag);
+
       // Another representation's tag, or an old one, is no match: the full answer.
       const other = await ask(SETS, { 'if-none-match': header(gzipped, 'etag')! });
       assert.equal(other.status, 200);
@@ -252,7 +281,12 @@ for (const kind of STORE_KINDS) {
       assert.equal(ours.status, 200);
       assert.equal(header(ours, 'cache-control'), CACHE_CONTROL);
       assert.equal((await ask(graphql(query), { 'if-none-match': header(ours, 'etag')! })).status, 304);
-      const failed = await ask(graphql('{ referralSets(pagination: {first: 2, after: "nope"}) { edges { node { id } } } }'));
+      const failing = graphql('{ referralSets(pagination: {first: 2, after: "nope"}) { edges { node { id } } } }');
+      // The tag of another document reading the same models: the answer, its errors and all (never a 304).
+      const notValidated = await ask(failing, { 'if-none-match': header(ours, 'etag')! });
+      assert.equal(notValidated.status, 200);
+      assert.match(notValidated.body.toString(), /"errors"/);
+      const failed = await ask(failing);
       assert.match(failed.body.toString(), /"errors"/);
       assert.equal(header(failed, 'cache-control'), 'no-store');
       assert.equal(header(failed, 'etag'), undefined);

@@ -82,6 +82,13 @@ for (const kind of STORE_KINDS) {
         const longPath = await get(`${srv.url}/api/v2/teams/${'z'.repeat(300)}/stats`);
         assert.equal(longPath.status, 400);
         assert.equal(longPath.text, '{"code":3,"message":"request URL too long: 320 bytes, the limit is 200","details":[]}');
+        // /graphql's keeps GraphQL's body.
+        const graphql = await get(`${srv.url}/graphql?query=${'y'.repeat(300)}`);
+        assert.equal(graphql.status, 400);
+        assert.equal(
+          graphql.text,
+          '{"errors":[{"message":"request URL too long: 315 bytes, the limit is 200","extensions":{"code":3,"type":"InvalidArgument"}}],"data":null}',
+        );
         const badEscape = await get(`${srv.url}/api/v2/teams/%zz/stats`);
         assert.equal(badEscape.status, 400);
         assert.equal(badEscape.text, '{"code":3,"message":"invalid URL escape in the path","details":[]}');

@@ -183,7 +183,24 @@ for (const kind of STORE_KINDS) {
           [{ 'accept-encoding': 'identity' }, undefined],
           [{ 'accept-encoding': 'br' }, undefined],
           [{ 'accept-encoding': 'gzip', 'x-no-compression': '1' }, undefined],
+          // An explicit q=0 refuses a coding, `*` or not: `*` stands for the codings not named (RFC 9110 §12.5.3).
+          [{ 'accept-encoding': 'gzip;q=0, *' }, 'deflate'],
+          [{ 'accept-encoding': '*, GZIP; q=0' }, 'deflate'],
+          [{ 'accept-encoding': 'x-gzip;q=0, *' }, 'deflate'],
+          [{ 'accept-encoding': 'gzip;q=0, deflate;q=0, *' }, undefined],
+          [{ 'accept-encoding': 'deflate;q=0.5, *;q=0.8' }, 'gzip'],
+          [{ 'accept-encoding': '*;q=0' }, undefined],
         ];
+        // A GraphQL GET is negotiated alike.
+        const graphql = `/graphql?query=${encodeURIComponent('{ referralSets { edges { node { id referrer createdAt } } } }')}`;
+        const graphqlIdentity = await rawGet(plain.url + graphql, {});
+        assert.ok(graphqlIdentity.body.length >= 1024, `${graphqlIdentity.body.length} bytes`);
+        for (const [headers, encoding] of cases) {
+          const res = await rawGet(srv.url + graphql, headers);
+          assert.equal(res.encoding, encoding, `GraphQL: ${JSON.stringify(headers)}`);
+          const decoded = encoding === 'gzip' ? gunzipSync(res.body) : encoding === 'deflate' ? inflateSync(res.body) : res.body;
+          assert.deepEqual(decoded, graphqlIdentity.body, `GraphQL: ${JSON.stringify(headers)}`);
+        }
         for (const [headers, encoding] of cases) {
           for (const server of [srv, plain]) {
             const res = await rawGet(server.url + url, headers);

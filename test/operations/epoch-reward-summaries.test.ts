@@ -381,6 +381,7 @@ for (const kind of STORE_KINDS) {
       ['asset not hex', '{"epoch_id":3,"asset_id":"FBTC"}'],
       ['market not hex', '{"epoch_id":3,"market_id":"abc"}'],
       ['reward type not a string', '{"epoch_id":3,"reward_type":7}'],
+      ['reward type with a NUL (no PostgreSQL text holds one)', '{"reward_type":"\\u0000"}'],
       ['amount not a decimal', '{"epoch_id":3,"amount":"ten"}'],
       ['amount an object', '{"epoch_id":3,"amount":{}}'],
       ['a JSON array', '[3]'],

@@ -174,6 +174,9 @@ for (const kind of STORE_KINDS) {
       assert.equal(await search('_'), page([EDGE_B], false, false));
       assert.equal(await search('<&>'), page([EDGE_C], false, false));
       assert.equal(await search('zzz'), page([], false, false));
+      // No name holds a NUL (PostgreSQL's text cannot): none matches, and the store is not asked to compare one.
+      assert.equal(await search('\0'), page([], false, false));
+      assert.equal(await search('a\0b'), page([], false, false));
       assert.equal(await search(''), page([EDGE_C, EDGE_B, EDGE_A], false, false));
       assert.equal((await body('/explorer/api/teams?search=a&pagination.first=1')).text, page([EDGE_C], true, false));
     });

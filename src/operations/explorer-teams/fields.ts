@@ -9,6 +9,6 @@ export const FIELDS = {
     protoName: 'search',
     kind: 'string',
     description:
-      'Only the teams whose name contains this text (case-insensitive, taken literally: `%` and `_` are plain characters) or whose id starts with it (hex, either case). Empty: every team.',
+      'Only the teams whose name contains this text (case-insensitive, taken literally: `%` and `_` are plain characters) or whose id starts with it (hex, either case). Empty: every team. With a NUL character: none (no name holds one).',
   },
 } as const satisfies Record<string, FieldSpec>;

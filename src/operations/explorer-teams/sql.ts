@@ -13,7 +13,9 @@ function likeLiteral(text: string): string {
 export function teamsPage(search: string, req: PageRequest<TeamPosition>): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const where: string[] = [];
-  if (search !== '') {
+  // PostgreSQL's text holds no NUL (and refuses one as a parameter): no name contains one.
+  if (search.includes('\0')) where.push('false');
+  else if (search !== '') {
     const byName = `t.name ILIKE ${params.text(`%${likeLiteral(search)}%`)}`;
     where.push(
       /^[0-9a-fA-F]+$/.test(search) ? `(${byName} OR encode(t.id, 'hex') LIKE ${params.text(`${search.toLowerCase()}%`)})` : byName,

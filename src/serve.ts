@@ -222,6 +222,11 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       bufferedBytes: broker.buffer.bufferedBytes,
     }));
   }
+  // From here on SIGTERM and SIGINT stop the process cleanly, also while the store opens (the
+  // embedded store's first start takes seconds).
+  const signal = role ? Promise.race([nextSignal(), role.stop]) : nextSignal();
+  const shutdown = new AbortController();
+  void signal.then(() => shutdown.abort());
   const store = metrics.instrumentStore(
     await openStore({
       databaseUrl: settings.databaseUrl,
@@ -231,38 +236,56 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       batching: { slots: settings.statementSlots, onBatch: metrics.onStoreBatch },
     }),
   );
+  if (shutdown.signal.aborted) {
+    await store.close();
+    logger.info('stopped before the store was open');
+    return 0;
+  }
+  /** A start that fails before the server runs closes the store: PGlite's thread would hold the process. */
+  const orClose = async <T>(step: Promise<T>): Promise<T> => {
+    try {
+      return await step;
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  };
   const gate = new StartupGate();
   // The follower is made once this process holds the writer lock; until then it waits for it.
   let follower: FileFollower | undefined;
   const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
   // The rendered rows kept by version, shared by the doors (the REST door clears them when the chain changes).
   const rowCache = settings.rowCacheMb > 0 ? new RowCache(settings.rowCacheMb * 2 ** 20) : undefined;
-  const app = await buildServer({
-    store,
-    routes: ROUTES,
-    logger,
-    metrics,
-    responseCacheBytes: settings.responseCacheMb * 2 ** 20,
-    rowCacheBytes: settings.rowCacheMb * 2 ** 20,
-    rowCache,
-    trustProxy,
-    graphqlUpstream: settings.graphqlUpstream,
-    startup: gate,
-    member: role?.member,
-    requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
-    ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
-    limits: {
-      maxUrlLength: settings.maxUrlLength,
-      maxFilterValues: settings.maxFilterValues,
-      requestTimeoutMs: settings.requestTimeoutMs,
-      rateLimitMax: settings.rateLimitMax,
-      rateLimitWindowMs: settings.rateLimitWindowMs,
-    },
-  });
-  const signal = role ? Promise.race([nextSignal(), role.stop]) : nextSignal();
-  const shutdown = new AbortController();
-  void signal.then(() => shutdown.abort());
-  const address = await app.listen({ port: settings.port, host: settings.host });
+  const app = await orClose(
+    buildServer({
+      store,
+      routes: ROUTES,
+      logger,
+      metrics,
+      responseCacheBytes: settings.responseCacheMb * 2 ** 20,
+      rowCacheBytes: settings.rowCacheMb * 2 ** 20,
+      rowCache,
+      trustProxy,
+      graphqlUpstream: settings.graphqlUpstream,
+      startup: gate,
+      member: role?.member,
+      requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
+      ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
+      limits: {
+        maxUrlLength: settings.maxUrlLength,
+        maxFilterValues: settings.maxFilterValues,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        rateLimitMax: settings.rateLimitMax,
+        rateLimitWindowMs: settings.rateLimitWindowMs,
+      },
+    }),
+  );
+  const address = await orClose(
+    app.listen({ port: settings.port, host: settings.host }).catch(async (err: unknown) => {
+      await app.close();
+      throw err;
+    }),
+  );
   logger.info({ address, store: store.location }, 'listening; the API answers once the store is ready');
   let grpc: GrpcDoor | undefined;
   if (settings.grpcPort !== undefined) {

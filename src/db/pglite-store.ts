@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
 import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
 import { startWorker } from '../lib/worker-thread.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { type ListenHandlers, type Queryable, type SqlParam, type Store, StoreTimeoutError, type Until } from './store.js';
 
 /** An error from the thread, as PGlite raised it there (message, name, code, detail, …). */
@@ -61,6 +62,7 @@ export class PgliteStore implements Store {
    * batches' clock (StatementBatches), for a test's own.
    */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
+    const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
     const worker = startWorker(import.meta.url, 'pglite-thread', { dataDir } satisfies ThreadData);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: ThreadMessage) => {
@@ -74,9 +76,12 @@ export class PgliteStore implements Store {
       worker.once('error', reject);
     }).catch(async (err: unknown) => {
       await worker.terminate();
+      unlock();
       throw err;
     });
-    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch, now);
+    const store = new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch, now);
+    void store.exited.then(unlock);
+    return store;
   }
 
   private stop(cause: Error): void {

@@ -274,6 +274,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           store,
           rows: rowCache,
           requestTimeoutMs: settings.requestTimeoutMs,
+          maxFilterValues: settings.maxFilterValues,
           waitingFor: () => gate.waitingFor(),
           logger: logger.child({ component: 'grpc' }),
           worker: role?.member.worker,

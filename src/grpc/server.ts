@@ -18,6 +18,7 @@ import type { Store } from '../db/store.js';
 import { answerBodies } from '../lib/body-pool.js';
 import { withDeadline } from '../operations/deadline.js';
 import { failureOf } from '../operations/failure.js';
+import { runOperation } from '../operations/run.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { MalformedRequestError, MethodCodec, PROTO_DIR, statusDetails } from './codec.js';
 import { Health } from './health.js';
@@ -62,6 +63,8 @@ export interface GrpcOptions {
   rows: RowCache | undefined;
   /** The REST door's request timeout, applied to calls too (0: none); a client's earlier deadline wins. */
   requestTimeoutMs: number;
+  /** Most values of one repeated field, as REST's --max-filter-values. */
+  maxFilterValues: number;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
   /** Unexpected failures and warnings, as the REST door logs them. */
@@ -152,7 +155,7 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
         const request = codec.request(call.request);
         // The client's deadline gives up the statement as the request timeout does (REST's too).
         const result = await withDeadline(
-          (until) => op.run({ store: opts.store, rows: opts.rows, until }, request),
+          (until) => runOperation(op, { store: opts.store, rows: opts.rows, until, maxListValues: opts.maxFilterValues }, request),
           timeLeft(call, opts.requestTimeoutMs),
           opts.requestTimeoutMs,
         );

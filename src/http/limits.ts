@@ -1,8 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
-import type { FieldSpec } from '../contract/query.js';
-import { rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
+import { rateLimited, urlTooLong } from '../contract/errors.js';
 
 /**
  * What one request may cost: URL size, values per repeated parameter, time, and (optionally)
@@ -11,7 +10,7 @@ import { rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
 export interface Limits {
   /** Longest request URL (path and query), in bytes. */
   maxUrlLength: number;
-  /** Most values of one repeated query parameter. */
+  /** Most values of one repeated query parameter (or list argument, or repeated gRPC field): see operations/run.ts. */
   maxFilterValues: number;
   /** Answer 504 after this many ms; 0: no limit. */
   requestTimeoutMs: number;
@@ -37,31 +36,6 @@ export function maxHeaderSize(limits: Limits): number {
 export function checkUrlLength(url: string, limits: Limits): void {
   const length = Buffer.byteLength(url);
   if (length > limits.maxUrlLength) throw urlTooLong(length, limits.maxUrlLength);
-}
-
-/**
- * Counts the values of each repeated field (both spellings of its key add up, as in parsing).
- * Without the operation's field list, every query key counts as a field of its own.
- */
-export function checkRepeatedValues(
-  pairs: readonly [string, string][],
-  fields: Readonly<Record<string, FieldSpec>> | undefined,
-  limits: Limits,
-): void {
-  const fieldOf = new Map<string, string>();
-  for (const spec of Object.values(fields ?? {})) {
-    if (spec.repeated) for (const key of spec.keys) fieldOf.set(key, spec.keys[0]!);
-  }
-  const counts = new Map<string, number>();
-  for (const [key] of pairs) {
-    const field = fields ? fieldOf.get(key) : key;
-    if (field === undefined) continue;
-    const n = (counts.get(field) ?? 0) + 1;
-    if (n > limits.maxFilterValues) {
-      throw tooManyValues(field, pairs.filter(([k]) => (fields ? fieldOf.get(k) : k) === field).length, limits.maxFilterValues);
-    }
-    counts.set(field, n);
-  }
 }
 
 /** Proxies trusted to name the client in X-Forwarded-For: a number of hops, or who they are. */

@@ -161,6 +161,29 @@ for (const kind of STORE_KINDS) {
       client.close();
     });
 
+    test('a repeated filter over --max-filter-values (100): INVALID_ARGUMENT as REST says it, before any SQL', async () => {
+      const client = rawClient(address);
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => i.toString(16).padStart(64, '0'));
+      const summaries = (filter: object) => rawCall(client, SUMMARIES, encode('ListEpochRewardSummariesRequest', { filter }));
+      assert.equal((await summaries({ assetIds: ids(100), marketIds: ids(100) })).error, null);
+      // 2,191 ids overflowed the SQL text (INTERNAL); 3,000 of each held the event loop 8 s writing it.
+      for (const [filter, field, count] of [
+        [{ assetIds: ids(2191) }, 'filter.assetIds', 2191],
+        [{ marketIds: ids(101) }, 'filter.marketIds', 101],
+        [{ assetIds: ids(3000), marketIds: ids(3000) }, 'filter.assetIds', 3000],
+      ] as const) {
+        const started = performance.now();
+        const over = await summaries(filter);
+        assert.deepEqual(failure(over), {
+          code: status.INVALID_ARGUMENT,
+          details: `too many values for field "${field}": ${count}, the limit is 100`,
+        });
+        assert.equal(over.error?.metadata.get('grpc-status-details-bin').length, 0, 'no details, as REST');
+        assert.ok(performance.now() - started < 1000, 'answered at once');
+      }
+      client.close();
+    });
+
     test('a request over 4 MiB: RESOURCE_EXHAUSTED; the server answers on', async () => {
       const client = rawClient(address, { 'grpc.max_send_message_length': -1 });
       const huge = encode('ListReferralSetsRequest', { referrer: 'ab'.repeat(2 * 2 ** 20 + 1) });

@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { startServe } from '../helpers/serve.js';
 import type { ErrorBody } from '../helpers/bodies.js';
+import { postGraphql } from '../helpers/graphql.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -120,6 +121,18 @@ for (const kind of STORE_KINDS) {
         // Singular fields keep their own rule (given twice is a parse error) whatever the limit.
         const twice = await get(`${srv.url}${SETS}?referrer=aa&referrer=bb`);
         assert.equal(twice.text, '{"code":3,"message":"too many values for field \\"referrer\\": aa, bb","details":[]}');
+        // A GraphQL list argument keeps the same limit, as the same operation's request field.
+        const ids = (n: number) => Array.from({ length: n }, (_, i) => (i + 1).toString(16).padStart(2, '0'));
+        const query = 'query($ids: [ID!]) { epochRewardSummaries(filter: { assetIds: $ids }) { edges { node { epoch } } } }';
+        const graphql = async (n: number) => JSON.parse((await postGraphql(srv.url, { query, variables: { ids: ids(n) } })).text);
+        assert.equal((await graphql(3)).errors, undefined);
+        assert.deepEqual((await graphql(4)).errors, [
+          {
+            message: 'too many values for field "filter.assetIds": 4, the limit is 3',
+            path: ['epochRewardSummaries'],
+            extensions: { code: 3, type: 'InvalidArgument' },
+          },
+        ]);
       } finally {
         await srv.close();
       }

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   Metadata,
@@ -10,9 +9,8 @@ import {
   status as Status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { protoPath as HEALTH_PROTO } from 'grpc-health-check';
 import { type ApiError, parseError, unavailable } from '../contract/errors.js';
 import type { Store } from '../db/store.js';
 import { answerBodies } from '../lib/body-pool.js';
@@ -20,10 +18,10 @@ import { withDeadline } from '../operations/deadline.js';
 import { failureOf } from '../operations/failure.js';
 import { runOperation } from '../operations/run.js';
 import type { RowCache } from '../pagination/row-cache.js';
-import { MalformedRequestError, MethodCodec, PROTO_DIR, statusDetails } from './codec.js';
+import { MalformedRequestError, MethodCodec, statusDetails } from './codec.js';
 import { Health } from './health.js';
 import { type GrpcMethod, METHODS, SERVICE } from './methods.js';
-import { TRADING_DATA_PROTO } from './proto.js';
+import { fileDescriptors, REFLECTED_FILES } from './descriptors.js';
 
 /**
  * The gRPC door: the data-node's datanode.api.v2.TradingDataService for the three operations
@@ -196,10 +194,10 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
   }
   server.addService(serviceDefinition(METHODS), implementation);
 
-  // Reflection describes the service and the health service from their .proto files.
-  const healthDir = dirname(dirname(dirname(HEALTH_PROTO)));
-  const described = loadSync([TRADING_DATA_PROTO, HEALTH_PROTO.slice(healthDir.length + 1)], { includeDirs: [PROTO_DIR, healthDir] });
-  new ReflectionService(described).addToServer(server);
+  // Reflection describes the service and the health service from their .proto files (see
+  // descriptors.ts); @grpc/reflection reads only the descriptors of a package definition's entries.
+  const files = fileDescriptors(REFLECTED_FILES);
+  new ReflectionService({ files: { fileDescriptorProtos: files } } as unknown as PackageDefinition).addToServer(server);
   const health = new Health(opts.store, opts.waitingFor, opts.requestTimeoutMs);
   health.addTo(server);
 

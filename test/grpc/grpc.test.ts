@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:http2';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   type Client,
@@ -24,13 +25,25 @@ import pg from 'pg';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { runCli } from '../helpers/cli.js';
 import { blockLines, payout } from '../helpers/events.js';
-import { decode, encode, grpcAddress, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
+import {
+  decode,
+  encode,
+  grpcAddress,
+  type RawCall,
+  rawCall,
+  rawClient,
+  reflectionStubs,
+  runPython,
+  SERVICE,
+  status,
+} from '../helpers/grpc.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 import { createPgCluster } from '../../scripts/pg-cluster.js';
 
 const SETS = `/${SERVICE}/ListReferralSets`;
+const REFLECTION_CLIENT = fileURLToPath(new URL('./reflection_client.py', import.meta.url));
 const SUMMARIES = `/${SERVICE}/ListEpochRewardSummaries`;
 
 /** Ids of the 5,001 summaries of the big page: one per asset. */
@@ -132,6 +145,33 @@ for (const kind of STORE_KINDS) {
           ],
         });
       }
+    });
+
+    test("reflection is what protoc makes of the .proto files: a strict client (Python's descriptor pool) loads it and calls", async () => {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      const run = await runPython([REFLECTION_CLIENT, reflectionStubs(), address]);
+      assert.equal(run.code, 0, run.stderr);
+      const optional = (name: string) => [name, name.replace(/_(.)/g, (_, c: string) => c.toUpperCase()), true];
+      assert.deepEqual(JSON.parse(run.stdout), {
+        services: [SERVICE, 'grpc.health.v1.Health'].sort(),
+        // The file of the service first, then what it imports, each under the name it is imported by.
+        files: [
+          ['data-node/api/v2/trading_data.proto', 'datanode.api.v2', ['vega/vega.proto']],
+          ['vega/vega.proto', 'vega', []],
+        ],
+        byFilename: {
+          'data-node/api/v2/trading_data.proto': ['data-node/api/v2/trading_data.proto', 'vega/vega.proto'],
+          'vega/vega.proto': ['vega/vega.proto'],
+          'grpc/health/v1/health.proto': ['grpc/health/v1/health.proto'],
+          'datanode_api_v2.proto': status.NOT_FOUND,
+        },
+        requestFields: [optional('referral_set_id'), optional('pagination'), optional('referrer'), optional('referee')],
+        paginationFields: [optional('first'), optional('after'), optional('last'), optional('before'), optional('newest_first')],
+        edges: 2,
+        firstPresent: true,
+        lastPresent: false,
+        health: 'SERVING',
+      });
     });
 
     test('health: SERVING for the server and the service, NOT_FOUND for another', async () => {

@@ -193,6 +193,17 @@ for (const kind of STORE_KINDS) {
       const bad = await rawCall(client, SETS, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]));
       assert.equal(bad.error?.code, status.INVALID_ARGUMENT);
       assert.match(bad.error!.details, /^grpc: error unmarshalling request: /);
+      // What Go's proto.Unmarshal refuses (field number 0), and what it skips: a known field of another
+      // wire type (GetReferralSetStats' at_epoch as fixed64), whatever follows it read.
+      assert.deepEqual(failure(await rawCall(client, SETS, Buffer.from([0x00, 0x01]))), {
+        code: status.INVALID_ARGUMENT,
+        details: 'grpc: error unmarshalling request: field number 0 at byte 0',
+      });
+      const stats = Buffer.concat([
+        Buffer.from([0x11, 1, 0, 0, 0, 0, 0, 0, 0]),
+        encode('GetReferralSetStatsRequest', { referralSetId: 'ab' }),
+      ]);
+      assert.equal((await rawCall(client, `/${SERVICE}/GetReferralSetStats`, stats)).error, null);
       // Field 99 (a varint) and field 2 as first=2: the first is skipped, as proto3 says.
       const unknown = Buffer.concat([Buffer.from([0x98, 0x06, 0x01]), encode('ListReferralSetsRequest', { pagination: { first: 2 } })]);
       const ok = await rawCall(client, SETS, unknown);

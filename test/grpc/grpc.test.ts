@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   type Client,
   type ClientDuplexStream,
+  type ClientReadableStream,
   credentials,
   makeGenericClientConstructor,
   Metadata,
@@ -60,6 +61,7 @@ const failure = (call: RawCall) => ({ code: call.error?.code, details: call.erro
 type Callback<T> = (error: ServiceError | null, response: T) => void;
 interface HealthStub extends Client {
   check(request: { service: string }, callback: Callback<{ status: string }>): void;
+  watch(request: { service: string }): ClientReadableStream<{ status: string }>;
 }
 const HealthClient = makeGenericClientConstructor(healthService, 'Health');
 function healthCheck(address: string, service = ''): Promise<{ status?: string; error?: ServiceError }> {
@@ -178,6 +180,20 @@ for (const kind of STORE_KINDS) {
       await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
       assert.deepEqual(await healthCheck(address, SERVICE), { status: 'SERVING' });
       assert.equal((await healthCheck(address, 'nope.Service')).error?.code, status.NOT_FOUND);
+    });
+
+    test('health Watch: the status on subscribing, then only its changes (not one update per second)', async () => {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      const client = new HealthClient(address, credentials.createInsecure()) as unknown as HealthStub;
+      const seen: string[] = [];
+      const stream = client.watch({ service: SERVICE });
+      stream.on('data', (d: { status: string }) => seen.push(d.status));
+      stream.on('error', () => {});
+      // The store is probed every second: three probes, no change.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      stream.cancel();
+      client.close();
+      assert.deepEqual(seen, ['SERVING']);
     });
 
     test('unknown methods and services: UNIMPLEMENTED', async () => {

@@ -63,6 +63,8 @@ export interface GrpcOptions {
   requestTimeoutMs: number;
   /** Most values of one repeated field, as REST's --max-filter-values. */
   maxFilterValues: number;
+  /** The rate limit, counted with REST's per client address (none when absent): see clientRateLimit. */
+  rateLimit?: ((address: string) => Promise<ApiError | undefined>) | undefined;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
   /** Unexpected failures and warnings, as the REST door logs them. */
@@ -89,6 +91,13 @@ function errorStatus(err: ApiError): { code: number; details: string; metadata?:
   const metadata = new Metadata();
   metadata.set('grpc-status-details-bin', statusDetails(err));
   return { code: err.code, details: err.message, metadata };
+}
+
+/** The client's address (grpc-js names the peer `address:port`), as HTTP's request.ip names it. */
+function peerAddress(call: ServerUnaryCall<Buffer, Uint8Array>): string {
+  const peer = call.getPeer();
+  const colon = peer.lastIndexOf(':');
+  return colon > 0 ? peer.slice(0, colon) : peer;
 }
 
 /** ms until the answer is due: the request timeout or the client's deadline, whichever comes first (Infinity: none). */
@@ -149,6 +158,10 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
       const started = performance.now();
       let code: number = Status.OK;
       try {
+        if (opts.rateLimit) {
+          const limited = await opts.rateLimit(peerAddress(call));
+          if (limited) throw limited;
+        }
         if (opts.waitingFor() !== undefined) throw unavailable();
         const request = codec.request(call.request);
         // The client's deadline gives up the statement as the request timeout does (REST's too).

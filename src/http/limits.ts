@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
-import { rateLimited, urlTooLong } from '../contract/errors.js';
+import { type ApiError, rateLimited, urlTooLong } from '../contract/errors.js';
 
 /**
  * What one request may cost: URL size, values per repeated parameter, time, and (optionally)
@@ -77,4 +77,22 @@ export async function registerRateLimit(app: FastifyInstance, limits: Limits): P
     allowList: (request) => (request.routeOptions.config as { rateLimited?: boolean } | undefined)?.rateLimited !== true,
     errorResponseBuilder: (_request, ctx) => rateLimited(ctx.max, limits.rateLimitWindowMs, Math.ceil(ctx.ttl / 1000)),
   });
+}
+
+/** The rate limit's error for a call from this client address now, if it is over the limit (the call counted). */
+export type ClientRateLimit = (address: string) => Promise<ApiError | undefined>;
+
+/**
+ * The rate limit of registerRateLimit for calls that come another way than HTTP (gRPC), counted
+ * in the same per-IP counts as the API routes' requests: a client's REST, GraphQL and gRPC calls
+ * add up to one limit. Undefined when there is no rate limit.
+ */
+export function clientRateLimit(app: FastifyInstance, limits: Limits): ClientRateLimit | undefined {
+  if (limits.rateLimitMax <= 0) return undefined;
+  const limit = app.createRateLimit();
+  return async (address) => {
+    // The request as the limiter reads it: the client's address, on a route that counts (see allowList).
+    const counted = await limit({ ip: address, routeOptions: { config: { rateLimited: true } } } as unknown as FastifyRequest);
+    return !counted.isAllowed && counted.isExceeded ? rateLimited(counted.max, limits.rateLimitWindowMs, counted.ttlInSeconds) : undefined;
+  };
 }

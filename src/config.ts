@@ -117,7 +117,7 @@ export const SETTINGS = {
     env: 'EPOCHVIEW_MAX_FILTER_VALUES',
     kind: 'int',
     default: String(DEFAULT_LIMITS.maxFilterValues),
-    help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400',
+    help: 'serve: most values of one repeated parameter (e.g. filter.assetIds; GraphQL and gRPC lists too); more is a 400',
   },
   responseCacheMb: {
     flag: 'response-cache-mb',

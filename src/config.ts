@@ -117,7 +117,7 @@ export const SETTINGS = {
     env: 'EPOCHVIEW_MAX_FILTER_VALUES',
     kind: 'int',
     default: String(DEFAULT_LIMITS.maxFilterValues),
-    help: 'serve: most values of one repeated query parameter (e.g. filter.assetIds); more is a 400',
+    help: 'serve: most values of one repeated parameter (e.g. filter.assetIds; GraphQL and gRPC lists too); more is a 400',
   },
   responseCacheMb: {
     flag: 'response-cache-mb',
@@ -138,7 +138,7 @@ export const SETTINGS = {
     env: 'EPOCHVIEW_RATE_LIMIT_MAX',
     kind: 'int',
     default: String(DEFAULT_LIMITS.rateLimitMax),
-    help: 'serve: API requests per client IP per window, then 429 (code 8); 0: no rate limit',
+    help: 'serve: API requests per client IP per window (gRPC calls too), then 429 (code 8); 0: no rate limit',
   },
   rateLimitWindowMs: {
     flag: 'rate-limit-window-ms',

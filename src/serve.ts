@@ -9,7 +9,7 @@ import { superviseWriter, WriterSession, type WriterWork } from './db/writer-loc
 import { ROUTES } from './http/routes.js';
 import { settingError } from './config.js';
 import { demoChain } from './demo/chain.js';
-import { parseTrustProxy, type TrustProxy } from './http/limits.js';
+import { clientRateLimit, type Limits, parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer, type ClusterMember, type Startup } from './http/server.js';
 import { BrokerSource } from './ingest/broker.js';
 import { FileFollower, type FollowStatus } from './ingest/follow.js';
@@ -256,6 +256,13 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
   // The rendered rows kept by version, shared by the doors (the REST door clears them when the chain changes).
   const rowCache = settings.rowCacheMb > 0 ? new RowCache(settings.rowCacheMb * 2 ** 20) : undefined;
+  const limits: Limits = {
+    maxUrlLength: settings.maxUrlLength,
+    maxFilterValues: settings.maxFilterValues,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    rateLimitMax: settings.rateLimitMax,
+    rateLimitWindowMs: settings.rateLimitWindowMs,
+  };
   const app = await orClose(
     buildServer({
       store,
@@ -271,13 +278,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       member: role?.member,
       requestLog: (reqId, line) => writeRequestLine(logger, reqId, line),
       ...(broker ? { source: () => broker.status() } : settings.follow !== undefined ? { source: () => followStatus() } : {}),
-      limits: {
-        maxUrlLength: settings.maxUrlLength,
-        maxFilterValues: settings.maxFilterValues,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        rateLimitMax: settings.rateLimitMax,
-        rateLimitWindowMs: settings.rateLimitWindowMs,
-      },
+      limits,
     }),
   );
   const address = await orClose(
@@ -297,6 +298,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           store,
           rows: rowCache,
           requestTimeoutMs: settings.requestTimeoutMs,
+          maxFilterValues: settings.maxFilterValues,
+          // One count per client with the API routes' requests.
+          rateLimit: clientRateLimit(app, limits),
           waitingFor: () => gate.waitingFor(),
           logger: logger.child({ component: 'grpc' }),
           worker: role?.member.worker,

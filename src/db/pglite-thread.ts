@@ -1,5 +1,6 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WireStatements } from './pglite-wire.js';
 
@@ -41,12 +42,18 @@ export interface ThreadData {
   dataDir: string;
 }
 
+/**
+ * PGlite's WebAssembly also throws what is not an Error: Emscripten's ExitStatus (`name`,
+ * `message`, `status`) when its PostgreSQL exits. Its own message and fields are kept, so the log
+ * says what happened rather than `[object Object]`; anything else is shown as inspect() shows it.
+ */
 export function toThreadError(err: unknown): ThreadError {
-  const e = err instanceof Error ? err : new Error(String(err));
+  const e = (typeof err === 'object' && err !== null ? err : {}) as Record<string, unknown>;
   const fields: ThreadError['fields'] = {};
   for (const [k, v] of Object.entries(e))
     if (['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v as string | number | boolean;
-  return { message: e.message, name: e.name, fields };
+  const message = err instanceof Error || typeof e.message === 'string' ? String(e.message) : typeof err === 'string' ? err : inspect(err);
+  return { message, name: typeof e.name === 'string' ? e.name : 'Error', fields };
 }
 
 /** Thrown inside PGlite's transaction callback to roll it back. */

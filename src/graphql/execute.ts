@@ -11,7 +11,7 @@ import type { PageResult } from '../pagination/result.js';
 import { argumentsOf, type Compiled, type CompiledRoot, compile, writeAnswer } from './compiled.js';
 import { unavailable } from '../contract/errors.js';
 import type { AnswerSource } from '../db/read-models.js';
-import type { ReadContext } from '../operations/operation.js';
+import { type RunContext, runOperation } from '../operations/run.js';
 import type { ChainHead } from '../pagination/result.js';
 import { type Checked, type DocumentCache, type DocumentLimits, limitError, selectOperation } from './documents.js';
 import { answerBody, type ErrorJson, errorsBody, executionErrorJson, requestErrorJson } from './errors.js';
@@ -117,7 +117,7 @@ export interface RootContext {
   /** Why the store is not ready; undefined once it is. */
   waitingFor: () => string | undefined;
   /** The operation's work, bounded by the request's deadline (handed to the store), mapped to the contract's errors. */
-  run: (root: RootField, work: (read: ReadContext) => Promise<unknown>) => Promise<unknown>;
+  run: (root: RootField, work: (read: RunContext) => Promise<unknown>) => Promise<unknown>;
   /** The latest chain head an operation answered at. */
   head: ChainHead | null;
   /** The height of the oldest snapshot an operation read (root fields may each read their own). */
@@ -136,7 +136,7 @@ export const resolveRoot: RootResolver = (root) => {
   const resolver: GraphQLFieldResolver<unknown, RootContext> = async (_source, args, ctx, info) => {
     if (ctx.waitingFor() !== undefined) throw unavailable();
     const request = root.request(args, info);
-    const result = (await ctx.run(root, (read) => root.operation.run(read, request))) as { head: ChainHead | null };
+    const result = (await ctx.run(root, (read) => runOperation(root.operation, read, request))) as { head: ChainHead | null };
     noteHead(ctx, result.head);
     return result;
   };
@@ -178,7 +178,7 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
     const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
     // As prepare() coerced them for the row limit (rootsAsked).
     const request = f.root.request(p.asked.args.get(f.node) ?? argumentsOf(f, p.variables), info);
-    const page = (await ctx.run(f.root, (read) => f.root.operation.run(read, request))) as PageResult;
+    const page = (await ctx.run(f.root, (read) => runOperation(f.root.operation, read, request))) as PageResult;
     noteHead(ctx, page.head);
     return page;
   };

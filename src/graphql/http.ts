@@ -196,7 +196,11 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       head: null,
       run: (root, work) => {
         const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
-        return withDeadline((until) => work({ store: a.store, rows: a.rows, until }), left, timeout).catch((err: unknown) => {
+        return withDeadline(
+          (until) => work({ store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }),
+          left,
+          timeout,
+        ).catch((err: unknown) => {
           throw loggedFailure(err, root.operation, a.limits, log);
         });
       },

@@ -5,13 +5,16 @@ import type { ApiError } from '../contract/errors.js';
 import { checkedUint64, type FieldSpec } from '../contract/query.js';
 import type { RequestOf } from '../operations/operation.js';
 import { type ItemResult, PageResult } from '../pagination/result.js';
-import { type GrpcMethod, PACKAGE, type RequestMessage } from './methods.js';
+import { WireError, WireReader } from '../lib/wire.js';
+import { type GrpcMethod, PACKAGE } from './methods.js';
+import { type Plan, planOf, readRequest } from './request.js';
 import { TRADING_DATA_PROTO } from './proto.js';
 
 /**
- * The protobuf side of the gRPC door: request bytes to an operation's request fields, a page to
- * response bytes, an error to its status details. The messages are those of the shipped .proto
- * files (made from the definitions: proto.ts), loaded by protobufjs. A page's nodes are the
+ * The protobuf side of the gRPC door: request bytes to an operation's request fields (read as Go
+ * reads them: request.ts), a page to response bytes, an error to its status details. The
+ * response messages are those of the shipped .proto files (made from the definitions: proto.ts),
+ * loaded by protobufjs. A page's nodes are the
  * proto3 JSON the store renders for REST; protobufjs writes that JSON's values (64-bit integers
  * as decimal strings) to their proto types, so the two doors show one rendering.
  *
@@ -32,42 +35,22 @@ function loadRoot(): protobuf.Root {
 
 const root = loadRoot();
 
-/** A request message decoded: fields by their JSON (lowerCamelCase) names, 64-bit integers as strings, absent ones left out. */
-type Decoded = Record<string, unknown>;
-
-/** The decoded request is malformed protobuf (bad bytes, a value of the wrong wire type). */
+/** The request is malformed protobuf: what Go's proto.Unmarshal refuses (see request.ts). */
 export class MalformedRequestError extends Error {
   override name = 'MalformedRequestError';
 }
 
-/** A proto field name's JSON name, made once per name (a regular expression per field per call was 1% of a call's CPU). */
-const jsonNames = new Map<string, string>();
-function camelCase(protoName: string): string {
-  let name = jsonNames.get(protoName);
-  if (name === undefined) {
-    name = protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    jsonNames.set(protoName, name);
-  }
-  return name;
-}
-
-/** An operation field's value from the decoded message, as the REST door's query parsing would type it. */
+/** An operation field's value as read from the message, as the REST door's query parsing would type it. */
 function fieldValue(spec: FieldSpec, value: unknown): unknown {
   if (spec.repeated) return (value as unknown[] | undefined) ?? [];
   if (value === undefined) return spec.keys.length > 0 ? undefined : ''; // a plain (path) string field is '' when absent
-  return spec.kind === 'uint64' ? checkedUint64(spec, BigInt(value as string)) : value;
-}
-
-function readFields(message: RequestMessage, decoded: Decoded, specs: Record<string, FieldSpec>, out: Record<string, unknown>): void {
-  for (const f of message.fields) {
-    if ('message' in f) readFields(f.message, (decoded[camelCase(f.name)] as Decoded | undefined) ?? {}, specs, out);
-    else out[f.field] = fieldValue(specs[f.field]!, decoded[camelCase(specs[f.field]!.protoName)]);
-  }
+  return spec.kind === 'uint64' ? checkedUint64(spec, value as bigint) : value;
 }
 
 /** Encodes and decodes one method's messages. */
 export class MethodCodec {
-  private readonly requestType: protobuf.Type;
+  /** The request message's fields by number. */
+  private readonly plan: Plan;
   /** An item's response message (GetCurrentReferralProgram), written from its JSON. */
   private readonly itemType: protobuf.Type | undefined;
   private readonly edgeType: protobuf.Type;
@@ -79,7 +62,7 @@ export class MethodCodec {
 
   constructor(readonly method: GrpcMethod) {
     const response = method.operation.response;
-    this.requestType = root.lookupType(`${PACKAGE}.${method.request.name}`);
+    this.plan = planOf(method.request, method.operation.fields);
     this.pageInfoType = root.lookupType(`${PACKAGE}.PageInfo`);
     if (response.kind === 'item') {
       this.itemType = root.lookupType(response.message.name);
@@ -98,19 +81,19 @@ export class MethodCodec {
     };
   }
 
-  /** The operation's request from the request message's bytes (unknown fields are skipped, as proto3 says). */
+  /** The operation's request from the request message's bytes, read as Go reads them (request.ts). */
   request(bytes: Buffer): RequestOf<Record<string, FieldSpec>> {
-    let decoded: Decoded;
+    const read: Record<string, unknown> = {};
     try {
-      // As a Uint8Array, not a Buffer: protobufjs' Buffer reader cuts a string short at the end of
-      // the bytes where its plain reader refuses a length that runs past them.
-      const plain = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      decoded = this.requestType.toObject(this.requestType.decode(plain), { longs: String }) as Decoded;
+      readRequest(new WireReader(bytes, 0, bytes.length), this.plan, read);
     } catch (err) {
-      throw new MalformedRequestError((err as Error).message);
+      if (err instanceof WireError) throw new MalformedRequestError(err.message);
+      throw err;
     }
     const out: Record<string, unknown> = {};
-    readFields(this.method.request, decoded, this.method.operation.fields, out);
+    for (const [name, spec] of Object.entries(this.method.operation.fields as Record<string, FieldSpec>)) {
+      out[name] = fieldValue(spec, read[name]);
+    }
     return out as RequestOf<Record<string, FieldSpec>>;
   }
 

@@ -53,8 +53,13 @@ export class Health {
     this.set('NOT_SERVING');
   }
 
+  /** The status served now (both names alike). */
+  private status: ServingStatus = 'NOT_SERVING';
+
+  /** Sets a new status; the same one again is no news (grpc-health-check sends every setStatus to every Watch). */
   private set(status: ServingStatus): void {
-    if (this.closing && status === 'SERVING') return;
+    if ((this.closing && status === 'SERVING') || status === this.status) return;
+    this.status = status;
     this.impl.setStatus('', status);
     this.impl.setStatus(SERVICE, status);
   }

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   Metadata,
@@ -10,19 +9,19 @@ import {
   status as Status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { protoPath as HEALTH_PROTO } from 'grpc-health-check';
 import { type ApiError, parseError, unavailable } from '../contract/errors.js';
 import type { Store } from '../db/store.js';
 import { answerBodies } from '../lib/body-pool.js';
 import { withDeadline } from '../operations/deadline.js';
 import { failureOf } from '../operations/failure.js';
+import { runOperation } from '../operations/run.js';
 import type { RowCache } from '../pagination/row-cache.js';
-import { MalformedRequestError, MethodCodec, PROTO_DIR, statusDetails } from './codec.js';
+import { MalformedRequestError, MethodCodec, statusDetails } from './codec.js';
 import { Health } from './health.js';
 import { type GrpcMethod, METHODS, SERVICE } from './methods.js';
-import { TRADING_DATA_PROTO } from './proto.js';
+import { fileDescriptors, REFLECTED_FILES } from './descriptors.js';
 
 /**
  * The gRPC door: the data-node's datanode.api.v2.TradingDataService for the three operations
@@ -62,6 +61,10 @@ export interface GrpcOptions {
   rows: RowCache | undefined;
   /** The REST door's request timeout, applied to calls too (0: none); a client's earlier deadline wins. */
   requestTimeoutMs: number;
+  /** Most values of one repeated field, as REST's --max-filter-values. */
+  maxFilterValues: number;
+  /** The rate limit, counted with REST's per client address (none when absent): see clientRateLimit. */
+  rateLimit?: ((address: string) => Promise<ApiError | undefined>) | undefined;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
   /** Unexpected failures and warnings, as the REST door logs them. */
@@ -88,6 +91,13 @@ function errorStatus(err: ApiError): { code: number; details: string; metadata?:
   const metadata = new Metadata();
   metadata.set('grpc-status-details-bin', statusDetails(err));
   return { code: err.code, details: err.message, metadata };
+}
+
+/** The client's address (grpc-js names the peer `address:port`), as HTTP's request.ip names it. */
+function peerAddress(call: ServerUnaryCall<Buffer, Uint8Array>): string {
+  const peer = call.getPeer();
+  const colon = peer.lastIndexOf(':');
+  return colon > 0 ? peer.slice(0, colon) : peer;
 }
 
 /** ms until the answer is due: the request timeout or the client's deadline, whichever comes first (Infinity: none). */
@@ -148,11 +158,15 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
       const started = performance.now();
       let code: number = Status.OK;
       try {
+        if (opts.rateLimit) {
+          const limited = await opts.rateLimit(peerAddress(call));
+          if (limited) throw limited;
+        }
         if (opts.waitingFor() !== undefined) throw unavailable();
         const request = codec.request(call.request);
         // The client's deadline gives up the statement as the request timeout does (REST's too).
         const result = await withDeadline(
-          (until) => op.run({ store: opts.store, rows: opts.rows, until }, request),
+          (until) => runOperation(op, { store: opts.store, rows: opts.rows, until, maxListValues: opts.maxFilterValues }, request),
           timeLeft(call, opts.requestTimeoutMs),
           opts.requestTimeoutMs,
         );
@@ -193,10 +207,10 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
   }
   server.addService(serviceDefinition(METHODS), implementation);
 
-  // Reflection describes the service and the health service from their .proto files.
-  const healthDir = dirname(dirname(dirname(HEALTH_PROTO)));
-  const described = loadSync([TRADING_DATA_PROTO, HEALTH_PROTO.slice(healthDir.length + 1)], { includeDirs: [PROTO_DIR, healthDir] });
-  new ReflectionService(described).addToServer(server);
+  // Reflection describes the service and the health service from their .proto files (see
+  // descriptors.ts); @grpc/reflection reads only the descriptors of a package definition's entries.
+  const files = fileDescriptors(REFLECTED_FILES);
+  new ReflectionService({ files: { fileDescriptorProtos: files } } as unknown as PackageDefinition).addToServer(server);
   const health = new Health(opts.store, opts.waitingFor, opts.requestTimeoutMs);
   health.addTo(server);
 

@@ -11,7 +11,8 @@ import { sendsGzip } from './compression.js';
 import { cacheHeaders, entityTag, NO_STORE, notModified, notModifiedUnread, noteAnswered } from './http-caching.js';
 import type { Until } from '../db/store.js';
 import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
-import { checkRepeatedValues, type Limits } from './limits.js';
+import type { Limits } from './limits.js';
+import { runOperation } from '../operations/run.js';
 import type { ChainHead } from '../pagination/result.js';
 import type { Answer, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
@@ -99,12 +100,11 @@ async function compute(
   else {
     // The query is parsed once, for the fields and ?pretty alike.
     const query = queryPairs(queryOf(url));
-    checkRepeatedValues(query, op.fields, a.limits);
     // Path parameters written into the parsed fields, not both spread into a new literal (V8's slow path).
     request = Object.assign(parseQuery(query, op.fields), path);
     pretty = isPretty(query);
   }
-  const result = await op.run({ store: a.store, rows: a.rows, until }, request);
+  const result = await runOperation(op, { store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }, request);
   noteAnswered(url);
   const body = result.responseJson(exclusive ? answerBodies.alloc : undefined);
   if (!pretty) return { body, head: result.head };

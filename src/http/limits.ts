@@ -1,8 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
-import type { FieldSpec } from '../contract/query.js';
-import { rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
+import { type ApiError, rateLimited, urlTooLong } from '../contract/errors.js';
 
 /**
  * What one request may cost: URL size, values per repeated parameter, time, and (optionally)
@@ -11,7 +10,7 @@ import { rateLimited, tooManyValues, urlTooLong } from '../contract/errors.js';
 export interface Limits {
   /** Longest request URL (path and query), in bytes. */
   maxUrlLength: number;
-  /** Most values of one repeated query parameter. */
+  /** Most values of one repeated query parameter (or list argument, or repeated gRPC field): see operations/run.ts. */
   maxFilterValues: number;
   /** Answer 504 after this many ms; 0: no limit. */
   requestTimeoutMs: number;
@@ -37,31 +36,6 @@ export function maxHeaderSize(limits: Limits): number {
 export function checkUrlLength(url: string, limits: Limits): void {
   const length = Buffer.byteLength(url);
   if (length > limits.maxUrlLength) throw urlTooLong(length, limits.maxUrlLength);
-}
-
-/**
- * Counts the values of each repeated field (both spellings of its key add up, as in parsing).
- * Without the operation's field list, every query key counts as a field of its own.
- */
-export function checkRepeatedValues(
-  pairs: readonly [string, string][],
-  fields: Readonly<Record<string, FieldSpec>> | undefined,
-  limits: Limits,
-): void {
-  const fieldOf = new Map<string, string>();
-  for (const spec of Object.values(fields ?? {})) {
-    if (spec.repeated) for (const key of spec.keys) fieldOf.set(key, spec.keys[0]!);
-  }
-  const counts = new Map<string, number>();
-  for (const [key] of pairs) {
-    const field = fields ? fieldOf.get(key) : key;
-    if (field === undefined) continue;
-    const n = (counts.get(field) ?? 0) + 1;
-    if (n > limits.maxFilterValues) {
-      throw tooManyValues(field, pairs.filter(([k]) => (fields ? fieldOf.get(k) : k) === field).length, limits.maxFilterValues);
-    }
-    counts.set(field, n);
-  }
 }
 
 /** Proxies trusted to name the client in X-Forwarded-For: a number of hops, or who they are. */
@@ -103,4 +77,22 @@ export async function registerRateLimit(app: FastifyInstance, limits: Limits): P
     allowList: (request) => (request.routeOptions.config as { rateLimited?: boolean } | undefined)?.rateLimited !== true,
     errorResponseBuilder: (_request, ctx) => rateLimited(ctx.max, limits.rateLimitWindowMs, Math.ceil(ctx.ttl / 1000)),
   });
+}
+
+/** The rate limit's error for a call from this client address now, if it is over the limit (the call counted). */
+export type ClientRateLimit = (address: string) => Promise<ApiError | undefined>;
+
+/**
+ * The rate limit of registerRateLimit for calls that come another way than HTTP (gRPC), counted
+ * in the same per-IP counts as the API routes' requests: a client's REST, GraphQL and gRPC calls
+ * add up to one limit. Undefined when there is no rate limit.
+ */
+export function clientRateLimit(app: FastifyInstance, limits: Limits): ClientRateLimit | undefined {
+  if (limits.rateLimitMax <= 0) return undefined;
+  const limit = app.createRateLimit();
+  return async (address) => {
+    // The request as the limiter reads it: the client's address, on a route that counts (see allowList).
+    const counted = await limit({ ip: address, routeOptions: { config: { rateLimited: true } } } as unknown as FastifyRequest);
+    return !counted.isAllowed && counted.isExceeded ? rateLimited(counted.max, limits.rateLimitWindowMs, counted.ttlInSeconds) : undefined;
+  };
 }

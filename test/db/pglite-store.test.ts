@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PgliteStore } from '../../src/db/pglite-store.js';
+import { toThreadError } from '../../src/db/pglite-thread.js';
 import { eventually } from '../helpers/serve.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -113,4 +114,21 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
     await store.close();
     await assert.rejects(store.query('SELECT 1'), /^Error: pglite \(in memory\) is closed$/);
   });
+});
+
+test("an error crossing from the thread keeps its message, even when PGlite's WebAssembly threw no Error", () => {
+  // What the thread caught when thousands of ids made PostgreSQL exit: logged as "Error: [object Object]" before.
+  const exit = Object.assign(Object.create({}), { name: 'ExitStatus', message: 'Program terminated with exit(100)', status: 100 });
+  assert.deepEqual(toThreadError(exit), {
+    message: 'Program terminated with exit(100)',
+    name: 'ExitStatus',
+    fields: { name: 'ExitStatus', message: 'Program terminated with exit(100)', status: 100 },
+  });
+  assert.deepEqual(toThreadError(Object.assign(new RangeError('too long'), { code: 'X' })), {
+    message: 'too long',
+    name: 'RangeError',
+    fields: { code: 'X' },
+  });
+  assert.equal(toThreadError({ status: 3 }).message, '{ status: 3 }');
+  assert.equal(toThreadError('text').message, 'text');
 });

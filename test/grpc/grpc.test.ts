@@ -8,10 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:http2';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   type Client,
   type ClientDuplexStream,
+  type ClientReadableStream,
   credentials,
   makeGenericClientConstructor,
   Metadata,
@@ -24,13 +26,25 @@ import pg from 'pg';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { runCli } from '../helpers/cli.js';
 import { blockLines, payout } from '../helpers/events.js';
-import { decode, encode, grpcAddress, type RawCall, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
+import {
+  decode,
+  encode,
+  grpcAddress,
+  type RawCall,
+  rawCall,
+  rawClient,
+  reflectionStubs,
+  runPython,
+  SERVICE,
+  status,
+} from '../helpers/grpc.js';
 import { eventually, sample, startServe, type ServeProcess } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 import { createPgCluster } from '../../scripts/pg-cluster.js';
 
 const SETS = `/${SERVICE}/ListReferralSets`;
+const REFLECTION_CLIENT = fileURLToPath(new URL('./reflection_client.py', import.meta.url));
 const SUMMARIES = `/${SERVICE}/ListEpochRewardSummaries`;
 
 /** Ids of the 5,001 summaries of the big page: one per asset. */
@@ -47,6 +61,7 @@ const failure = (call: RawCall) => ({ code: call.error?.code, details: call.erro
 type Callback<T> = (error: ServiceError | null, response: T) => void;
 interface HealthStub extends Client {
   check(request: { service: string }, callback: Callback<{ status: string }>): void;
+  watch(request: { service: string }): ClientReadableStream<{ status: string }>;
 }
 const HealthClient = makeGenericClientConstructor(healthService, 'Health');
 function healthCheck(address: string, service = ''): Promise<{ status?: string; error?: ServiceError }> {
@@ -134,10 +149,51 @@ for (const kind of STORE_KINDS) {
       }
     });
 
+    test("reflection is what protoc makes of the .proto files: a strict client (Python's descriptor pool) loads it and calls", async () => {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      const run = await runPython([REFLECTION_CLIENT, reflectionStubs(), address]);
+      assert.equal(run.code, 0, run.stderr);
+      const optional = (name: string) => [name, name.replace(/_(.)/g, (_, c: string) => c.toUpperCase()), true];
+      assert.deepEqual(JSON.parse(run.stdout), {
+        services: [SERVICE, 'grpc.health.v1.Health'].sort(),
+        // The file of the service first, then what it imports, each under the name it is imported by.
+        files: [
+          ['data-node/api/v2/trading_data.proto', 'datanode.api.v2', ['vega/vega.proto']],
+          ['vega/vega.proto', 'vega', []],
+        ],
+        byFilename: {
+          'data-node/api/v2/trading_data.proto': ['data-node/api/v2/trading_data.proto', 'vega/vega.proto'],
+          'vega/vega.proto': ['vega/vega.proto'],
+          'grpc/health/v1/health.proto': ['grpc/health/v1/health.proto'],
+          'datanode_api_v2.proto': status.NOT_FOUND,
+        },
+        requestFields: [optional('referral_set_id'), optional('pagination'), optional('referrer'), optional('referee')],
+        paginationFields: [optional('first'), optional('after'), optional('last'), optional('before'), optional('newest_first')],
+        edges: 2,
+        firstPresent: true,
+        lastPresent: false,
+        health: 'SERVING',
+      });
+    });
+
     test('health: SERVING for the server and the service, NOT_FOUND for another', async () => {
       await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
       assert.deepEqual(await healthCheck(address, SERVICE), { status: 'SERVING' });
       assert.equal((await healthCheck(address, 'nope.Service')).error?.code, status.NOT_FOUND);
+    });
+
+    test('health Watch: the status on subscribing, then only its changes (not one update per second)', async () => {
+      await eventually('SERVING', async () => (await healthCheck(address)).status === 'SERVING');
+      const client = new HealthClient(address, credentials.createInsecure()) as unknown as HealthStub;
+      const seen: string[] = [];
+      const stream = client.watch({ service: SERVICE });
+      stream.on('data', (d: { status: string }) => seen.push(d.status));
+      stream.on('error', () => {});
+      // The store is probed every second: three probes, no change.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      stream.cancel();
+      client.close();
+      assert.deepEqual(seen, ['SERVING']);
     });
 
     test('unknown methods and services: UNIMPLEMENTED', async () => {
@@ -153,11 +209,45 @@ for (const kind of STORE_KINDS) {
       const bad = await rawCall(client, SETS, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]));
       assert.equal(bad.error?.code, status.INVALID_ARGUMENT);
       assert.match(bad.error!.details, /^grpc: error unmarshalling request: /);
+      // What Go's proto.Unmarshal refuses (field number 0), and what it skips: a known field of another
+      // wire type (GetReferralSetStats' at_epoch as fixed64), whatever follows it read.
+      assert.deepEqual(failure(await rawCall(client, SETS, Buffer.from([0x00, 0x01]))), {
+        code: status.INVALID_ARGUMENT,
+        details: 'grpc: error unmarshalling request: field number 0 at byte 0',
+      });
+      const stats = Buffer.concat([
+        Buffer.from([0x11, 1, 0, 0, 0, 0, 0, 0, 0]),
+        encode('GetReferralSetStatsRequest', { referralSetId: 'ab' }),
+      ]);
+      assert.equal((await rawCall(client, `/${SERVICE}/GetReferralSetStats`, stats)).error, null);
       // Field 99 (a varint) and field 2 as first=2: the first is skipped, as proto3 says.
       const unknown = Buffer.concat([Buffer.from([0x98, 0x06, 0x01]), encode('ListReferralSetsRequest', { pagination: { first: 2 } })]);
       const ok = await rawCall(client, SETS, unknown);
       assert.equal(ok.error, null);
       assert.equal(decode('ListReferralSetsResponse', ok.response).referralSets!.edges.length, 2);
+      client.close();
+    });
+
+    test('a repeated filter over --max-filter-values (100): INVALID_ARGUMENT as REST says it, before any SQL', async () => {
+      const client = rawClient(address);
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => i.toString(16).padStart(64, '0'));
+      const summaries = (filter: object) => rawCall(client, SUMMARIES, encode('ListEpochRewardSummariesRequest', { filter }));
+      assert.equal((await summaries({ assetIds: ids(100), marketIds: ids(100) })).error, null);
+      // 2,191 ids overflowed the SQL text (INTERNAL); 3,000 of each held the event loop 8 s writing it.
+      for (const [filter, field, count] of [
+        [{ assetIds: ids(2191) }, 'filter.assetIds', 2191],
+        [{ marketIds: ids(101) }, 'filter.marketIds', 101],
+        [{ assetIds: ids(3000), marketIds: ids(3000) }, 'filter.assetIds', 3000],
+      ] as const) {
+        const started = performance.now();
+        const over = await summaries(filter);
+        assert.deepEqual(failure(over), {
+          code: status.INVALID_ARGUMENT,
+          details: `too many values for field "${field}": ${count}, the limit is 100`,
+        });
+        assert.equal(over.error?.metadata.get('grpc-status-details-bin').length, 0, 'no details, as REST');
+        assert.ok(performance.now() - started < 1000, 'answered at once');
+      }
       client.close();
     });
 

@@ -3,14 +3,44 @@
  * and carry the data-node's field numbers (grpc.md §2) for what clients send.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
+import { fileDescriptors, REFLECTED_FILES } from '../../src/grpc/descriptors.js';
 import { protoFiles } from '../../src/grpc/proto.js';
 import { PROTO_DIR } from '../helpers/grpc.js';
 
 test('proto/ holds the files made from the definitions (epochview proto --out proto writes them again)', () => {
   for (const file of protoFiles()) assert.equal(readFileSync(`${PROTO_DIR}${file.path}`, 'utf8'), file.text, file.path);
+});
+
+test("reflection's file descriptors are protoc's, but for the files' options", () => {
+  // protoc reads the files under the names reflection gives them.
+  const dir = mkdtempSync(join(tmpdir(), 'epochview-protoc-'));
+  try {
+    for (const f of REFLECTED_FILES) {
+      mkdirSync(join(dir, dirname(f.name)), { recursive: true });
+      copyFileSync(f.path, join(dir, f.name));
+    }
+    const set = join(dir, 'set.pb');
+    const protoc = spawnSync('protoc', [`-I${dir}`, `--descriptor_set_out=${set}`, ...REFLECTED_FILES.map((f) => f.name)], {
+      encoding: 'utf8',
+    });
+    assert.equal(protoc.status, 0, protoc.stderr);
+    const asObject = (file: protobuf.Message) => descriptor.FileDescriptorProto.toObject(file, { defaults: false });
+    const expected = (descriptor.FileDescriptorSet.decode(readFileSync(set)) as unknown as { file: protobuf.Message[] }).file.map((f) => {
+      const { options: _, ...rest } = asObject(f);
+      return rest;
+    });
+    const served = fileDescriptors(REFLECTED_FILES).map((b) => asObject(descriptor.FileDescriptorProto.decode(b)));
+    assert.deepEqual(served, expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the request messages' fields: the data-node's numbers, types and presence", () => {

@@ -8,6 +8,8 @@ import { runCli } from '../helpers/cli.js';
 import { useServedStore } from '../helpers/served-store.js';
 import { startServe } from '../helpers/serve.js';
 import type { ErrorBody } from '../helpers/bodies.js';
+import { postGraphql } from '../helpers/graphql.js';
+import { encode, grpcAddress, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -127,6 +129,18 @@ for (const kind of STORE_KINDS) {
         // Singular fields keep their own rule (given twice is a parse error) whatever the limit.
         const twice = await get(`${srv.url}${SETS}?referrer=aa&referrer=bb`);
         assert.equal(twice.text, '{"code":3,"message":"too many values for field \\"referrer\\": aa, bb","details":[]}');
+        // A GraphQL list argument keeps the same limit, as the same operation's request field.
+        const ids = (n: number) => Array.from({ length: n }, (_, i) => (i + 1).toString(16).padStart(2, '0'));
+        const query = 'query($ids: [ID!]) { epochRewardSummaries(filter: { assetIds: $ids }) { edges { node { epoch } } } }';
+        const graphql = async (n: number) => JSON.parse((await postGraphql(srv.url, { query, variables: { ids: ids(n) } })).text);
+        assert.equal((await graphql(3)).errors, undefined);
+        assert.deepEqual((await graphql(4)).errors, [
+          {
+            message: 'too many values for field "filter.assetIds": 4, the limit is 3',
+            path: ['epochRewardSummaries'],
+            extensions: { code: 3, type: 'InvalidArgument' },
+          },
+        ]);
       } finally {
         await srv.close();
       }
@@ -225,7 +239,19 @@ for (const kind of STORE_KINDS) {
       // serve only reads a PostgreSQL server: its schema comes from `epochview migrate` (or a writer).
       assert.equal((await runCli(['migrate', ...own.args])).code, 0);
       const serve = await startServe(
-        [...own.args, '--demo-on-empty', 'false', '--max-url-length', '300', '--rate-limit-max', '4', '--log-level', 'warn'],
+        [
+          ...own.args,
+          '--demo-on-empty',
+          'false',
+          '--max-url-length',
+          '300',
+          '--rate-limit-max',
+          '4',
+          '--log-level',
+          'warn',
+          '--grpc-port',
+          '0',
+        ],
         {
           EPOCHVIEW_MAX_FILTER_VALUES: '2',
           EPOCHVIEW_RATE_LIMIT_WINDOW_MS: '5000',
@@ -242,14 +268,27 @@ for (const kind of STORE_KINDS) {
           (await get(`${serve.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}`)).text,
           '{"code":3,"message":"too many values for field \\"filter.assetIds\\": 3, the limit is 2","details":[]}',
         );
-        // The 400 for repeated values was the first of 4 requests the limiter let through.
-        for (let i = 0; i < 3; i++) assert.equal((await get(`${serve.url}${SETS}`)).status, 200);
+        // gRPC keeps the same limits, and its calls count with REST's requests of the same client.
+        const grpc = rawClient(grpcAddress(serve));
+        const summaries = (assetIds: string[]) =>
+          rawCall(grpc, `/${SERVICE}/ListEpochRewardSummaries`, encode('ListEpochRewardSummariesRequest', { filter: { assetIds } }));
+        const tooMany = await summaries(['01', '02', '03']);
+        assert.deepEqual(
+          [tooMany.error?.code, tooMany.error?.details],
+          [status.INVALID_ARGUMENT, 'too many values for field "filter.assetIds": 3, the limit is 2'],
+        );
+        // The 400 for repeated values and that call were the first 2 of 4 requests the limiter let through.
+        for (let i = 0; i < 2; i++) assert.equal((await get(`${serve.url}${SETS}`)).status, 200);
         const limited = await get(`${serve.url}${SETS}`);
         assert.equal(limited.status, 429);
         assert.match(
           limited.text,
           /^\{"code":8,"message":"Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s","details":\[\]\}$/,
         );
+        const over = await summaries([]);
+        assert.equal(over.error?.code, status.RESOURCE_EXHAUSTED);
+        assert.match(over.error!.details, /^Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s$/);
+        grpc.close();
         // The trusted proxy (this test) forwards another client: counted apart.
         assert.equal((await get(`${serve.url}${SETS}`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status, 200);
       } finally {

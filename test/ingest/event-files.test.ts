@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
-import { WireWriter } from '../../src/sources/binary/wire.js';
+import { WireWriter } from '../../src/lib/wire.js';
 import { runCli } from '../helpers/cli.js';
 import { allPages, dumpStore, freshStore, ingestSummary } from '../helpers/compare-stores.js';
 import { blockLines, hex, refereeJoined, setCreated } from '../helpers/events.js';

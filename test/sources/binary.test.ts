@@ -4,7 +4,7 @@ import { decodeBusEvent } from '../../src/sources/binary/decode-event.js';
 import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
-import { WireWriter } from '../../src/sources/binary/wire.js';
+import { WireWriter } from '../../src/lib/wire.js';
 import type { DecodedEvent } from '../../src/sources/events.js';
 import { InputError } from '../../src/sources/input-error.js';
 import { decodeLine } from '../../src/sources/ndjson/decode-line.js';

@@ -6,7 +6,7 @@ import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
 import { decodeRewardPayout } from './reward-payout.js';
 import { ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec } from './schema.js';
-import { LEN, RepeatedString, VARINT, WireError, WireReader } from './wire.js';
+import { LEN, RepeatedString, VARINT, WireError, WireReader } from '../../lib/wire.js';
 
 /** A decoded binary BusEvent, with the envelope fields a live source checks (chain, version). */
 export interface BinaryEvent extends DecodedEvent {

@@ -3,7 +3,7 @@ import { heightOf } from '../event-id.js';
 import { decodeBusEvent, isOurPayload, scanEnvelope, scanned, type BinaryEvent } from './decode-event.js';
 import { EventRecordReader } from './records.js';
 import { TypeTally } from './type-tally.js';
-import { ascii } from './wire.js';
+import { ascii } from '../../lib/wire.js';
 
 /**
  * Event-file bytes → decoded events, in input order, however the bytes are cut into chunks: the

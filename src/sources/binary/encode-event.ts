@@ -1,7 +1,7 @@
 import { BUS_EVENT_TYPE } from '../enums.js';
 import type { PayloadKey } from '../events.js';
 import { ENVELOPE, PAYLOADS, type FieldSpec, type MessageSpec } from './schema.js';
-import { WireWriter } from './wire.js';
+import { WireWriter } from '../../lib/wire.js';
 
 /** How to write the payload of a kind outside our schema (the demo's other kinds). */
 export interface OtherPayload {

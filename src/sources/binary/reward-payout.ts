@@ -1,7 +1,7 @@
 import { INT64_MAX } from '../../contract/int64.js';
 import { ACCOUNT_TYPE } from '../enums.js';
 import type { ChainEvent } from '../events.js';
-import { ascii, isAscii, LEN, VARINT } from './wire.js';
+import { ascii, isAscii, LEN, VARINT } from '../../lib/wire.js';
 
 type RewardPayout = Extract<ChainEvent, { kind: 'rewardPayout' }>;
 

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENVELOPE, PAYLOADS } from '../binary/schema.js';
-import { LEN, VARINT, WireError, WireReader } from '../binary/wire.js';
+import { LEN, VARINT, WireError, WireReader } from '../../lib/wire.js';
 import { SkippedFrames } from './skipped-frames.js';
 
 /**

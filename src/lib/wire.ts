@@ -1,13 +1,21 @@
 /**
  * The protobuf wire format, read and written by hand: varints, fixed widths and length-delimited
- * fields are all our schema uses. A library would decode whole messages into objects; ingestion
- * mostly needs to look at two envelope fields and jump over the rest (see decode-event.ts).
+ * fields are all our schemas use. A library would decode whole messages into objects; ingestion
+ * mostly needs to look at two envelope fields and jump over the rest (sources/binary/decode-event.ts),
+ * and the gRPC door reads request messages as Go's proto.Unmarshal does (grpc/request.ts). What is
+ * malformed is what Go refuses: field number 0 or past 2^29-1, a varint past 64 bits, a group
+ * closed by another field's end, a length past the end.
  */
 
 export const VARINT = 0;
 export const I64 = 1;
 export const LEN = 2;
+export const START_GROUP = 3;
+export const END_GROUP = 4;
 export const I32 = 5;
+
+/** Groups nested deeper than this are refused, as by Go's protobuf (its default recursion limit). */
+const MAX_GROUP_DEPTH = 10_000;
 
 /** Malformed bytes; the decoder turns it into an InputError naming the event and field. */
 export class WireError extends Error {
@@ -34,18 +42,24 @@ export class WireReader {
     return this.pos >= this.end;
   }
 
-  /** A tag: field number times 8 plus wire type. */
+  /** A tag: field number times 8 plus wire type; the field number is 1 to 2^29-1. */
   tag(): number {
+    const at = this.pos;
     const tag = this.uint32();
-    if (tag >>> 3 === 0) throw new WireError(`field number 0 at byte ${this.pos}`);
+    if (tag >>> 3 === 0 || this.wide)
+      throw new WireError(`field number ${tag >>> 3 === 0 && !this.wide ? 0 : 'past 2^29-1'} at byte ${at}`);
     return tag;
   }
 
-  /** A varint that fits in 32 bits (tags, lengths, enums, bools); longer ones are cut as protobuf does. */
+  /** Whether the last uint32() cut bits beyond 32. */
+  private wide = false;
+
+  /** A varint's low 32 bits (tags, lengths, enums, uint32); the bits beyond are cut, as protobuf does. */
   uint32(): number {
     let pos = this.pos;
     let b = this.byte(pos++);
     let value = b & 0x7f;
+    let high = 0;
     if (b >= 0x80) {
       b = this.byte(pos++);
       value |= (b & 0x7f) << 7;
@@ -58,17 +72,19 @@ export class WireReader {
           if (b >= 0x80) {
             b = this.byte(pos++);
             value |= (b & 0x0f) << 28;
+            high = b & 0x70;
             // Up to five more bytes of a 64-bit varint carry bits beyond 32: dropped.
             for (let i = 0; b >= 0x80; i++) {
-              if (i === 5) throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
               b = this.byte(pos++);
-              if (i === 4 && b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
+              if (i === 4 && b > 1) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
+              high |= b & 0x7f;
             }
           }
         }
       }
     }
     this.pos = pos;
+    this.wide = high !== 0;
     return value >>> 0;
   }
 
@@ -85,10 +101,8 @@ export class WireReader {
         lo |= (b & 0x0f) << 28;
         hi |= (b & 0x7f) >>> 4;
       } else if (shift < 63) hi |= (b & 0x7f) << (shift - 32);
-      else if (shift === 63) {
-        if (b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
-        hi |= (b & 0x01) << 31;
-      } else throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
+      else if (b > 1) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
+      else hi |= b << 31;
       shift += 7;
       if (b < 0x80) break;
     }
@@ -114,31 +128,21 @@ export class WireReader {
 
   /** Moves past a length-delimited field's bytes, returning where they start (they end at pos). */
   lengthDelimited(): number {
-    const at = this.pos;
     const length = this.uint32();
     const start = this.pos;
     // uint32() keeps a varint's low 32 bits: a length of 2^32 or more would wrap around.
-    if (start - at > 4 && hasBitsPast32(this.buf, at, start))
-      throw new WireError(`length of 2^32 bytes or more at byte ${start} runs past the end of the message`);
+    if (this.wide) throw new WireError(`length of 2^32 bytes or more at byte ${start} runs past the end of the message`);
     if (start + length > this.end) throw new WireError(`length ${length} at byte ${start} runs past the end of the message`);
     this.pos = start + length;
     return start;
   }
 
-  /** Jumps over a field's value of wire type `wireType`. */
+  /** Jumps over a field's value of wire type `wireType` (not a group: see skipField). */
   skip(wireType: number): void {
     switch (wireType) {
-      case VARINT: {
-        let n = 0;
-        let b: number;
-        do {
-          if (n === 10) throw new WireError(`varint longer than 10 bytes at byte ${this.pos}`);
-          b = this.byte(this.pos + n++);
-          if (n === 10 && b > 1 && b < 0x80) throw new WireError(`varint past 64 bits at byte ${this.pos}`);
-        } while (b >= 0x80);
-        this.pos += n;
+      case VARINT:
+        this.uint32();
         return;
-      }
       case I64:
         this.advance(8);
         return;
@@ -154,6 +158,32 @@ export class WireReader {
     }
   }
 
+  /**
+   * Jumps over the value of the field whose tag was just read, a group included (to the end tag
+   * of its own field number: another field's end is malformed, as is an end with no group open).
+   */
+  skipField(tag: number): void {
+    const wireType = tag & 7;
+    if (wireType === END_GROUP) throw new WireError(`end of group ${tag >>> 3} with no group open at byte ${this.pos}`);
+    if (wireType !== START_GROUP) {
+      this.skip(wireType);
+      return;
+    }
+    const open = [tag >>> 3];
+    while (open.length > 0) {
+      const at = this.pos;
+      const inner = this.tag();
+      const field = inner >>> 3;
+      if ((inner & 7) === END_GROUP) {
+        const group = open.pop();
+        if (field !== group) throw new WireError(`end of group ${field} closes group ${group} at byte ${at}`);
+      } else if ((inner & 7) === START_GROUP) {
+        if (open.length >= MAX_GROUP_DEPTH) throw new WireError(`groups nested deeper than ${MAX_GROUP_DEPTH} at byte ${at}`);
+        open.push(field);
+      } else this.skip(inner & 7);
+    }
+  }
+
   private advance(n: number): void {
     if (this.pos + n > this.end) throw new WireError(`fixed-width value at byte ${this.pos} runs past the end of the message`);
     this.pos += n;
@@ -163,13 +193,6 @@ export class WireReader {
     if (pos >= this.end) throw new WireError(`message ends inside a varint at byte ${pos}`);
     return this.buf[pos]!;
   }
-}
-
-/** Whether the varint in bytes [start, end) (5 to 10 of them) has a bit set at 32 or above. */
-function hasBitsPast32(buf: Uint8Array, start: number, end: number): boolean {
-  if ((buf[start + 4]! & 0x70) !== 0) return true;
-  for (let i = start + 5; i < end; i++) if ((buf[i]! & 0x7f) !== 0) return true;
-  return false;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

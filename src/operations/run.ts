@@ -1,0 +1,29 @@
+import { tooManyValues } from '../contract/errors.js';
+import type { FieldSpec } from '../contract/query.js';
+import type { AnyOperation, ReadContext, RequestOf } from './operation.js';
+import type { ItemResult, PageResult } from '../pagination/result.js';
+
+/** What a door runs an operation with: what it reads with, and the limits on what a request may ask. */
+export interface RunContext extends ReadContext {
+  /** Most values of one repeated request field (serve --max-filter-values). */
+  maxListValues: number;
+}
+
+/**
+ * An operation run for a door: REST, GraphQL and gRPC call their operations through here, so
+ * that the limits on a request hold on each, whatever form its lists came in. A repeated field
+ * (a filter's ids) is refused above the limit before anything is read: its SQL grows with its
+ * values (one range scan per id), and thousands of them overflowed the statement's text or held
+ * the event loop for seconds while it was written. Values are counted as sent, duplicates too.
+ */
+export function runOperation(
+  op: AnyOperation,
+  ctx: RunContext,
+  request: RequestOf<Record<string, FieldSpec>>,
+): Promise<PageResult | ItemResult> {
+  for (const [name, spec] of Object.entries(op.fields as Record<string, FieldSpec>)) {
+    const values = spec.repeated ? (request[name] as readonly unknown[] | undefined) : undefined;
+    if (values && values.length > ctx.maxListValues) throw tooManyValues(spec.keys[0] ?? name, values.length, ctx.maxListValues);
+  }
+  return op.run(ctx, request);
+}

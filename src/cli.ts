@@ -19,6 +19,12 @@ import { SERVE_SETTINGS } from './serve-settings.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
 
+/**
+ * The least `demo --our-share`: 999 quiet blocks for each block of ours (the small chain then takes
+ * about 10 s and 800 MB); each block of ours costs 1/share blocks, so 1e-300 would never end.
+ */
+const MIN_OUR_SHARE = 0.001;
+
 /** `ingest --no-wait` found another writer: try again later (EX_TEMPFAIL of sysexits.h). */
 const EXIT_WRITER_BUSY = 75;
 
@@ -102,7 +108,7 @@ const COMMANDS: Record<string, Command> = {
     settings: [],
     extraHelp:
       '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n' +
-      '  --our-share <x>               share of blocks carrying events of ours, in (0, 1] (default 1); quiet blocks, with a time\n' +
+      `  --our-share <x>               share of blocks carrying events of ours, from ${MIN_OUR_SHARE} to 1 (default 1); quiet blocks, with a time\n` +
       "                                update and other kinds only, go between the others (a real chain's: 0.059)\n" +
       '  --other-events <n>            mean events of kinds epochview skips per block, besides the two that come with each event\n' +
       "                                of ours (default 3.25, the real fixture's; a busy network's blocks carry hundreds)\n" +
@@ -125,8 +131,8 @@ const COMMANDS: Record<string, Command> = {
       if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
       const shareText = extra['our-share'] as string | undefined;
       const ourShare = shareText === undefined ? 1 : Number(shareText);
-      if (!/^[\d.eE+-]+$/.test(shareText ?? '1') || !(ourShare > 0 && ourShare <= 1))
-        throw new UsageError('--our-share must be a number in (0, 1]');
+      if (!/^[\d.eE+-]+$/.test(shareText ?? '1') || !(ourShare >= MIN_OUR_SHARE && ourShare <= 1))
+        throw new UsageError(`--our-share must be a number from ${MIN_OUR_SHARE} to 1`);
       const otherText = extra['other-events'] as string | undefined;
       const otherEvents = otherText === undefined ? undefined : Number(otherText);
       if (otherEvents !== undefined && !(/^[\d.]+$/.test(otherText!) && otherEvents >= 0 && otherEvents <= 10_000))

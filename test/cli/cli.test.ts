@@ -40,6 +40,33 @@ test('help for the program and every command', async () => {
   );
 });
 
+test('a setting past its range is refused before anything starts, naming the flag (rc 2)', async () => {
+  // A timer past 2^31−1 ms fires at once: every request was a 504, every shutdown "too long".
+  // (A bad --trust-proxy, judged after them, keeps a build without the ranges from serving.)
+  const badLater = ['--data-dir', join(tmp, 'ranges'), '--trust-proxy', 'nowhere'];
+  const timeout = await runCli(['serve', '--request-timeout-ms', '99999999999', ...badLater]);
+  assert.equal(timeout.code, 2);
+  assert.match(
+    timeout.stderr,
+    /^--request-timeout-ms \(EPOCHVIEW_REQUEST_TIMEOUT_MS\) must be an integer from 0 to 2147483647, got "99999999999"$/m,
+  );
+  const shutdown = await runCli(['serve', ...badLater], { env: { EPOCHVIEW_SHUTDOWN_TIMEOUT_MS: '99999999999' } });
+  assert.equal(shutdown.code, 2);
+  assert.match(shutdown.stderr, /^--shutdown-timeout-ms \(EPOCHVIEW_SHUTDOWN_TIMEOUT_MS\) must be an integer from 0 to 2147483647/m);
+  const url = await runCli(['serve', '--max-url-length', '0', ...badLater]);
+  assert.equal(url.code, 2);
+  assert.match(url.stderr, /^--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be an integer from 1024 to 536870888, got "0"$/m);
+  const pool = await runCli(['migrate', '--pool-size', '0', '--data-dir', join(tmp, 'ranges')]);
+  assert.equal(pool.code, 2);
+  assert.match(pool.stderr, /^--pool-size \(EPOCHVIEW_POOL_SIZE\) must be a positive integer, got "0"$/m);
+  // The help says each range.
+  assert.match((await runCli(['serve', '--help'])).stdout, /--port <n> .*\(default 3008; an integer from 0 to 65535\)/);
+  // demo: each block of ours costs 1/share blocks, so a tiny share never ended.
+  const share = await runCli(['demo', '--our-share', '1e-300']);
+  assert.equal(share.code, 2);
+  assert.match(share.stderr, /^--our-share must be a number from 0\.001 to 1$/m);
+});
+
 test('demo writes the same bytes for the same seed', async () => {
   const a = join(tmp, 'a.ndjson');
   const b = join(tmp, 'b.ndjson');

@@ -58,7 +58,9 @@ export const SETTINGS = {
     env: 'LOG_LEVEL',
     kind: 'string',
     default: 'info',
-    help: 'serve: fatal, error, warn, info, debug, trace or silent',
+    help: 'serve: the least level logged',
+    // pino's levels: another name stopped serve with pino's own error (exit 1).
+    oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   },
   demoOnEmpty: {
     flag: 'demo-on-empty',

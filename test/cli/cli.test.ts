@@ -40,7 +40,7 @@ test('help for the program and every command', async () => {
   );
 });
 
-test('a setting past its range is refused before anything starts, naming the flag (rc 2)', async () => {
+test('a setting past its range, or not one of its values, is refused before anything starts, naming the flag (rc 2)', async () => {
   // A timer past 2^31−1 ms fires at once: every request was a 504, every shutdown "too long".
   // (A bad --trust-proxy, judged after them, keeps a build without the ranges from serving.)
   const badLater = ['--data-dir', join(tmp, 'ranges'), '--trust-proxy', 'nowhere'];
@@ -59,6 +59,9 @@ test('a setting past its range is refused before anything starts, naming the fla
   const pool = await runCli(['migrate', '--pool-size', '0', '--data-dir', join(tmp, 'ranges')]);
   assert.equal(pool.code, 2);
   assert.match(pool.stderr, /^--pool-size \(EPOCHVIEW_POOL_SIZE\) must be a positive integer, got "0"$/m);
+  const level = await runCli(['serve', '--log-level', 'bogus', ...badLater]);
+  assert.equal(level.code, 2);
+  assert.match(level.stderr, /^--log-level \(LOG_LEVEL\) must be one of fatal, error, warn, info, debug, trace, silent, got "bogus"$/m);
   // The help says each range.
   assert.match((await runCli(['serve', '--help'])).stdout, /--port <n> .*\(default 3008; an integer from 0 to 65535\)/);
   // demo: each block of ours costs 1/share blocks, so a tiny share never ended.

@@ -306,9 +306,8 @@ export function readSettings<N extends SettingName>(
   const settings = {} as Record<string, unknown>;
   for (const n of names) {
     const spec: SettingSpec = SETTINGS[n];
-    const raw = (parsed.values[spec.flag] as string | undefined) ?? env[spec.env] ?? spec.default;
-    // An empty value is no value: the default, if there is one.
-    const given = raw === '' ? spec.default : raw;
+    // An empty value is no value (--flag= in a script, VAR= in a unit file): the next source's, then the default.
+    const given = [parsed.values[spec.flag] as string | undefined, env[spec.env]].find((v) => v !== undefined && v !== '') ?? spec.default;
     settings[n] = given === undefined ? undefined : convert(spec, given);
   }
   const extra: Record<string, string | boolean | undefined> = {};

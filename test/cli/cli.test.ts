@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli, runNode } from '../helpers/cli.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { eventually } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -85,6 +85,20 @@ test('demo writes the same bytes for the same seed', async () => {
   const bad = await runCli(['demo', '--scale', 'huge']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--scale must be one of small, medium, mainnet/);
+});
+
+test('an empty flag is no value: the environment variable is taken, then the default', {
+  skip: !STORE_KINDS.includes('pglite'),
+}, async () => {
+  const cwd = join(tmp, 'empty-flag');
+  mkdirSync(cwd);
+  const fromEnv = join(tmp, 'empty-flag-env');
+  const r = await runNode([CLI, 'migrate', '--data-dir='], { cwd, env: { EPOCHVIEW_DATA_DIR: fromEnv } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.endsWith(` to pglite ${fromEnv}\n`), r.stdout);
+  assert.ok(existsSync(fromEnv));
+  // Not the default, ./data.
+  assert.ok(!existsSync(join(cwd, 'data')));
 });
 
 for (const kind of STORE_KINDS) {

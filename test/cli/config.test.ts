@@ -26,6 +26,12 @@ test('every setting is read from its flag and from its environment variable; the
       value,
       `--${spec.flag} over ${spec.env}`,
     );
+    // An empty flag is no value either: the variable's, not the default.
+    assert.equal(
+      readSettings([name], [`--${spec.flag}=`], { [spec.env]: raw }).settings[name],
+      value,
+      `empty --${spec.flag} over ${spec.env}`,
+    );
     const fallback = readSettings([name], [], {}).settings[name];
     // An empty variable (VAR= in a unit file, say) is no value: the default, or unset.
     const empty = readSettings([name], [], { [spec.env]: '' }).settings[name];

@@ -114,7 +114,7 @@ const COMMANDS: Record<string, Command> = {
       "                                of ours (default 3.25, the real fixture's; a busy network's blocks carry hundreds)\n" +
       "  --format <name>               ndjson (default), evts (an event file, as a core's [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)",
     async run(argv) {
-      const { extra } = readSettings([], argv, process.env, {
+      const { extra, positionals } = readSettings([], argv, process.env, {
         scale: { type: 'string' },
         seed: { type: 'string' },
         format: { type: 'string' },
@@ -122,6 +122,8 @@ const COMMANDS: Record<string, Command> = {
         'our-share': { type: 'string' },
         'other-events': { type: 'string' },
       });
+      if (positionals.length > 0)
+        throw new UsageError(`demo takes no arguments (got ${positionals.join(' ')}); a file to write is given with --out`);
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
@@ -177,7 +179,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'epochview migrate [options]',
     settings: [...STORE_SETTINGS],
     async run(argv) {
-      const { settings } = readSettings(this.settings, argv);
+      const { settings, positionals } = readSettings(this.settings, argv);
+      if (positionals.length > 0) throw new UsageError(`migrate takes no arguments (got ${positionals.join(' ')})`);
       const store = await openReachableStore(settings);
       try {
         const applied = await migrate(store, SCHEMA);

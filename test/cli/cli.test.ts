@@ -70,6 +70,22 @@ test('a setting past its range, or not one of its values, is refused before anyt
   assert.match(share.stderr, /^--our-share must be a number from 0\.001 to 1$/m);
 });
 
+test('stray arguments are refused by every command (rc 2) before it opens or writes anything', async () => {
+  const dataDir = join(tmp, 'stray');
+  for (const args of [
+    ['migrate', 'extra', '--data-dir', dataDir],
+    ['demo', 'out.ndjson'],
+    ['serve', 'x', '--data-dir', dataDir],
+    ['proto', 'x'],
+  ]) {
+    const r = await runNode([CLI, ...args], { cwd: tmp });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^${args[0]} takes no arguments`), args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+  }
+  assert.ok(!existsSync(dataDir));
+});
+
 test('demo writes the same bytes for the same seed', async () => {
   const a = join(tmp, 'a.ndjson');
   const b = join(tmp, 'b.ndjson');

@@ -25,6 +25,14 @@ const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'
  */
 const MIN_OUR_SHARE = 0.001;
 
+/**
+ * A reader of stdout that went away (`epochview demo | head`): the command ends quietly, as Unix
+ * tools do, with the status a shell gives those (killed by SIGPIPE, 128 + 13): a plain pipeline
+ * does not mind it, and `set -o pipefail` still learns that the output was cut short.
+ */
+const EXIT_BROKEN_PIPE = 141;
+const isBrokenPipe = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+
 /** `ingest --no-wait` found another writer: try again later (EX_TEMPFAIL of sysexits.h). */
 const EXIT_WRITER_BUSY = 75;
 
@@ -247,6 +255,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
+    if (isBrokenPipe(e)) return EXIT_BROKEN_PIPE;
     if (e instanceof UsageError) {
       err(`${e.message}\n\n${commandHelp(command)}`);
       return 2;
@@ -255,6 +264,23 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+// A write to stdout that fails is reported as an 'error' event, after the write (a full disk
+// under `proto > file`); unheard, Node would end with its stack. A command that waits on its
+// writes (demo) reports the error itself; any other is reported here, at exit.
+let outputError: Error | undefined;
+process.stdout.on('error', (e) => {
+  outputError ??= e;
+});
+process.on('exit', (code) => {
+  if (outputError === undefined || code !== 0) return;
+  if (isBrokenPipe(outputError)) {
+    process.exitCode = EXIT_BROKEN_PIPE;
+    return;
+  }
+  err(`error: ${outputError.message}`);
+  process.exitCode = 1;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CLI, runCli, runNode } from '../helpers/cli.js';
+import { CLI, NODE_FLAGS, runCli, runNode } from '../helpers/cli.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { eventually } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -84,6 +85,32 @@ test('stray arguments are refused by every command (rc 2) before it opens or wri
     assert.equal(r.stdout, '', args.join(' '));
   }
   assert.ok(!existsSync(dataDir));
+});
+
+/** Runs the CLI with its stdout given (a file, or a pipe that `read` may close), collecting its stderr. */
+function runWithStdout(args: string[], stdout: number | 'pipe', read?: (out: NodeJS.ReadableStream) => void) {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { stdio: ['ignore', stdout, 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  if (child.stdout) read?.(child.stdout);
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+test('output that cannot be written is a clean error; a reader that went away ends the command quietly', {
+  skip: !existsSync('/dev/full'),
+}, async () => {
+  for (const args of [['proto'], ['demo']]) {
+    const full = openSync('/dev/full', 'w');
+    const r = await runWithStdout(args, full);
+    closeSync(full);
+    assert.equal(r.code, 1, args[0]);
+    assert.equal(r.stderr, 'error: ENOSPC: no space left on device, write\n', args[0]);
+  }
+  // As `| head` does: read a little, then close the pipe (demo's output is larger than a pipe's
+  // buffer). 141: a shell's status for a tool killed by SIGPIPE.
+  const r = await runWithStdout(['demo'], 'pipe', (out) => out.once('data', () => (out as Readable).destroy()));
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 141);
 });
 
 test('demo writes the same bytes for the same seed', async () => {

@@ -69,6 +69,7 @@ const COMMANDS: Record<string, Command> = {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');
       const input = readEvents(positionals[0]!);
+      for (const entry of input.notRead) err(`warning: not read: ${entry}`);
       const store = await openReachableStore(settings);
       let writer: Store = store;
       try {

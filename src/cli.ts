@@ -19,6 +19,20 @@ import { SERVE_SETTINGS } from './serve-settings.js';
 
 const STORE_SETTINGS = ['databaseUrl', 'dataDir', 'poolSize', 'startupTimeoutMs'] as const satisfies readonly SettingName[];
 
+/**
+ * The least `demo --our-share`: 999 quiet blocks for each block of ours (the small chain then takes
+ * about 10 s and 800 MB); each block of ours costs 1/share blocks, so 1e-300 would never end.
+ */
+const MIN_OUR_SHARE = 0.001;
+
+/**
+ * A reader of stdout that went away (`epochview demo | head`): the command ends quietly, as Unix
+ * tools do, with the status a shell gives those (killed by SIGPIPE, 128 + 13): a plain pipeline
+ * does not mind it, and `set -o pipefail` still learns that the output was cut short.
+ */
+const EXIT_BROKEN_PIPE = 141;
+const isBrokenPipe = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+
 /** `ingest --no-wait` found another writer: try again later (EX_TEMPFAIL of sysexits.h). */
 const EXIT_WRITER_BUSY = 75;
 
@@ -55,6 +69,7 @@ const COMMANDS: Record<string, Command> = {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
       if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');
       const input = readEvents(positionals[0]!);
+      for (const entry of input.notRead) err(`warning: not read: ${entry}`);
       const store = await openReachableStore(settings);
       let writer: Store = store;
       try {
@@ -102,13 +117,13 @@ const COMMANDS: Record<string, Command> = {
     settings: [],
     extraHelp:
       '  --scale <name>                small, medium or mainnet (default small)\n  --seed <n>                    seed of the generator (default 1)\n' +
-      '  --our-share <x>               share of blocks carrying events of ours, in (0, 1] (default 1); quiet blocks, with a time\n' +
+      `  --our-share <x>               share of blocks carrying events of ours, from ${MIN_OUR_SHARE} to 1 (default 1); quiet blocks, with a time\n` +
       "                                update and other kinds only, go between the others (a real chain's: 0.059)\n" +
       '  --other-events <n>            mean events of kinds epochview skips per block, besides the two that come with each event\n' +
       "                                of ours (default 3.25, the real fixture's; a busy network's blocks carry hundreds)\n" +
       "  --format <name>               ndjson (default), evts (an event file, as a core's [Broker.File] writes) or evts.gz\n  --out <file>                  where to write (default stdout)",
     async run(argv) {
-      const { extra } = readSettings([], argv, process.env, {
+      const { extra, positionals } = readSettings([], argv, process.env, {
         scale: { type: 'string' },
         seed: { type: 'string' },
         format: { type: 'string' },
@@ -116,6 +131,8 @@ const COMMANDS: Record<string, Command> = {
         'our-share': { type: 'string' },
         'other-events': { type: 'string' },
       });
+      if (positionals.length > 0)
+        throw new UsageError(`demo takes no arguments (got ${positionals.join(' ')}); a file to write is given with --out`);
       const scale = (extra.scale as string | undefined) ?? 'small';
       if (!isDemoScale(scale)) throw new UsageError(`--scale must be one of ${DEMO_SCALE_NAMES.join(', ')}`);
       const seedText = (extra.seed as string | undefined) ?? '1';
@@ -125,8 +142,8 @@ const COMMANDS: Record<string, Command> = {
       if (!isDemoFormat(format)) throw new UsageError(`--format must be one of ${DEMO_FORMATS.join(', ')}`);
       const shareText = extra['our-share'] as string | undefined;
       const ourShare = shareText === undefined ? 1 : Number(shareText);
-      if (!/^[\d.eE+-]+$/.test(shareText ?? '1') || !(ourShare > 0 && ourShare <= 1))
-        throw new UsageError('--our-share must be a number in (0, 1]');
+      if (!/^[\d.eE+-]+$/.test(shareText ?? '1') || !(ourShare >= MIN_OUR_SHARE && ourShare <= 1))
+        throw new UsageError(`--our-share must be a number from ${MIN_OUR_SHARE} to 1`);
       const otherText = extra['other-events'] as string | undefined;
       const otherEvents = otherText === undefined ? undefined : Number(otherText);
       if (otherEvents !== undefined && !(/^[\d.]+$/.test(otherText!) && otherEvents >= 0 && otherEvents <= 10_000))
@@ -171,7 +188,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'epochview migrate [options]',
     settings: [...STORE_SETTINGS],
     async run(argv) {
-      const { settings } = readSettings(this.settings, argv);
+      const { settings, positionals } = readSettings(this.settings, argv);
+      if (positionals.length > 0) throw new UsageError(`migrate takes no arguments (got ${positionals.join(' ')})`);
       const store = await openReachableStore(settings);
       try {
         const applied = await migrate(store, SCHEMA);
@@ -238,6 +256,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
+    if (isBrokenPipe(e)) return EXIT_BROKEN_PIPE;
     if (e instanceof UsageError) {
       err(`${e.message}\n\n${commandHelp(command)}`);
       return 2;
@@ -246,6 +265,23 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+// A write to stdout that fails is reported as an 'error' event, after the write (a full disk
+// under `proto > file`); unheard, Node would end with its stack. A command that waits on its
+// writes (demo) reports the error itself; any other is reported here, at exit.
+let outputError: Error | undefined;
+process.stdout.on('error', (e) => {
+  outputError ??= e;
+});
+process.on('exit', (code) => {
+  if (outputError === undefined || code !== 0) return;
+  if (isBrokenPipe(outputError)) {
+    process.exitCode = EXIT_BROKEN_PIPE;
+    return;
+  }
+  err(`error: ${outputError.message}`);
+  process.exitCode = 1;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

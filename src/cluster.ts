@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
-import { settingError } from './config.js';
+import { MAX_TIMEOUT_MS, settingError } from './config.js';
 import { Metrics } from './http/metrics.js';
 import { createLogger } from './log.js';
 import { serve } from './serve.js';
@@ -28,7 +28,6 @@ const SHUTDOWN_GRACE_MS = 5_000;
 export function serveWorkers(settings: ServeSettings, out: (text: string) => void): Promise<number> {
   if (cluster.isWorker) return serveAsWorker(settings, out);
   const workers = settings.workers;
-  if (workers === 0) throw settingError('workers', 'must be at least 1');
   if (workers === 1) return serve(settings, out);
   if (!settings.databaseUrl) {
     throw settingError(
@@ -114,11 +113,15 @@ function supervise(settings: ServeSettings, workers: number): Promise<number> {
       stopAll(signal);
       const limitMs = settings.shutdownTimeoutMs;
       if (limitMs > 0) {
-        setTimeout(() => {
-          logger.error({ shutdownTimeoutMs: limitMs }, 'workers did not exit in time: killing them');
-          failed = true;
-          for (const w of running.values()) w.process.kill('SIGKILL');
-        }, limitMs + SHUTDOWN_GRACE_MS).unref();
+        // A timer past MAX_TIMEOUT_MS fires at once: near that limit, the grace is cut short.
+        setTimeout(
+          () => {
+            logger.error({ shutdownTimeoutMs: limitMs }, 'workers did not exit in time: killing them');
+            failed = true;
+            for (const w of running.values()) w.process.kill('SIGKILL');
+          },
+          Math.min(limitMs + SHUTDOWN_GRACE_MS, MAX_TIMEOUT_MS),
+        ).unref();
       }
     };
     process.on('SIGTERM', onSignal);

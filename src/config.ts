@@ -14,7 +14,21 @@ export interface SettingSpec {
   kind: 'string' | 'int' | 'bool';
   default?: string;
   help: string;
+  /** An int's range, refused outside it at parse time (default 0 to 2^53−1, past which a number is not exact). */
+  min?: number;
+  max?: number;
+  /** A string's allowed values. */
+  oneOf?: readonly string[];
 }
+
+/**
+ * The longest delay in ms a timer can wait (setTimeout fires a longer one at once) and the
+ * largest PostgreSQL's statement_timeout takes: 2^31−1, about 24.8 days.
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** The most MiB whose count of bytes is still an exact number. */
+const MAX_MB = Math.floor(Number.MAX_SAFE_INTEGER / 2 ** 20);
+const MAX_PORT = 65535;
 
 export const SETTINGS = {
   databaseUrl: {
@@ -24,13 +38,14 @@ export const SETTINGS = {
     help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used',
   },
   dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
-  port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'serve: HTTP port' },
+  port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'serve: HTTP port', max: MAX_PORT },
   host: { flag: 'host', env: 'HOST', kind: 'string', default: '0.0.0.0', help: 'serve: HTTP listen address (0.0.0.0: every interface)' },
   grpcPort: {
     flag: 'grpc-port',
     env: 'EPOCHVIEW_GRPC_PORT',
     kind: 'int',
     help: "serve: also answer gRPC on this port (the data-node's TradingDataService for the operations of the REST API, with reflection and health; the data-node's is 3007); unset: no gRPC",
+    max: MAX_PORT,
   },
   grpcHost: {
     flag: 'grpc-host',
@@ -43,7 +58,9 @@ export const SETTINGS = {
     env: 'LOG_LEVEL',
     kind: 'string',
     default: 'info',
-    help: 'serve: fatal, error, warn, info, debug, trace or silent',
+    help: 'serve: the least level logged',
+    // pino's levels: another name stopped serve with pino's own error (exit 1).
+    oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   },
   demoOnEmpty: {
     flag: 'demo-on-empty',
@@ -57,8 +74,16 @@ export const SETTINGS = {
     kind: 'int',
     default: '50000',
     help: 'ingest, serve --follow, serve --broker-listen: events per transaction while catching up',
+    min: 1,
   },
-  poolSize: { flag: 'pool-size', env: 'EPOCHVIEW_POOL_SIZE', kind: 'int', default: '10', help: 'connections to a PostgreSQL server' },
+  poolSize: {
+    flag: 'pool-size',
+    env: 'EPOCHVIEW_POOL_SIZE',
+    kind: 'int',
+    default: '10',
+    help: 'connections to a PostgreSQL server',
+    min: 1,
+  },
   statementSlots: {
     flag: 'statement-slots',
     env: 'EPOCHVIEW_STATEMENT_SLOTS',
@@ -78,6 +103,8 @@ export const SETTINGS = {
     kind: 'int',
     default: '500',
     help: 'serve --follow: how often to look for new bytes, in ms',
+    min: 1,
+    max: MAX_TIMEOUT_MS,
   },
   brokerListen: {
     flag: 'broker-listen',
@@ -104,6 +131,7 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_LIMITS.requestTimeoutMs),
     help: 'serve: answer 504 (code 4) after this many ms and cancel the statement on a server; 0: no limit',
+    max: MAX_TIMEOUT_MS,
   },
   maxUrlLength: {
     flag: 'max-url-length',
@@ -111,6 +139,10 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_LIMITS.maxUrlLength),
     help: 'serve: longest request URL (path and query) in bytes; longer is a 400',
+    // The least: every path of ours with its ids, a cursor and a few parameters fits, and the health
+    // probes always do. The most: a longer URL could not be held as a string (V8's longest is 2^29−24).
+    min: 1024,
+    max: 2 ** 29 - 24,
   },
   maxFilterValues: {
     flag: 'max-filter-values',
@@ -118,6 +150,8 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_LIMITS.maxFilterValues),
     help: 'serve: most values of one repeated parameter (e.g. filter.assetIds; GraphQL and gRPC lists too); more is a 400',
+    // 0 would refuse a filter of one value, the plain case.
+    min: 1,
   },
   responseCacheMb: {
     flag: 'response-cache-mb',
@@ -125,6 +159,7 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_RESPONSE_CACHE_BYTES / 2 ** 20),
     help: 'serve: memory for answers kept until a block changes what they show (identical requests then cost no query), in MiB; 0: no cache',
+    max: MAX_MB,
   },
   rowCacheMb: {
     flag: 'row-cache-mb',
@@ -132,6 +167,7 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_ROW_CACHE_BYTES / 2 ** 20),
     help: "serve: memory for the text of page rows (referral sets, reward summaries, team members' statistics) kept by version, so that pages move only the versions of their rows from the store, in MiB; 0: none",
+    max: MAX_MB,
   },
   rateLimitMax: {
     flag: 'rate-limit-max',
@@ -146,6 +182,8 @@ export const SETTINGS = {
     kind: 'int',
     default: String(DEFAULT_LIMITS.rateLimitWindowMs),
     help: 'serve: the rate limit window, in ms',
+    min: 1,
+    max: MAX_TIMEOUT_MS,
   },
   trustProxy: {
     flag: 'trust-proxy',
@@ -165,6 +203,7 @@ export const SETTINGS = {
     kind: 'int',
     default: '0',
     help: 'serve, ingest, migrate: how long to wait for an unreachable PostgreSQL server (and serve for a schema that is behind) before exiting 1; 0: wait forever',
+    max: MAX_TIMEOUT_MS,
   },
   shutdownTimeoutMs: {
     flag: 'shutdown-timeout-ms',
@@ -172,6 +211,7 @@ export const SETTINGS = {
     kind: 'int',
     default: '30000',
     help: 'serve: on SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway (code 1); 0: no limit',
+    max: MAX_TIMEOUT_MS,
   },
   workers: {
     flag: 'workers',
@@ -179,6 +219,7 @@ export const SETTINGS = {
     kind: 'int',
     default: '1',
     help: 'serve: processes answering on the one port (node:cluster), each with its pool and response cache; the writer (--follow, demo seeding) runs in worker 1 only; more than 1 needs a PostgreSQL server',
+    min: 1,
   },
 } as const satisfies Record<string, SettingSpec>;
 
@@ -205,16 +246,31 @@ const KIND_WORDS: Record<SettingSpec['kind'], { takes: string; example: string }
   string: { takes: 'a value', example: '<value>' },
 };
 
+/** Whether a setting takes less than its kind does (a range, or a list of values): its help says what. */
+const bounded = (spec: SettingSpec) => spec.min !== undefined || spec.max !== undefined || spec.oneOf !== undefined;
+
+/** What a setting takes, in words: its kind's, narrowed by its range or its values. */
+export function takes(spec: SettingSpec): string {
+  if (spec.oneOf) return `one of ${spec.oneOf.join(', ')}`;
+  if (!bounded(spec)) return KIND_WORDS[spec.kind].takes;
+  const min = spec.min ?? 0;
+  if (spec.max === undefined) return min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+  return `an integer from ${min} to ${spec.max}`;
+}
+
 function convert(spec: SettingSpec, raw: string): number | boolean | string {
+  const refuse = () => new UsageError(`--${spec.flag} (${spec.env}) must be ${takes(spec)}, got "${raw}"`);
   if (spec.kind === 'int') {
-    if (!/^\d+$/.test(raw)) throw new UsageError(`--${spec.flag} (${spec.env}) must be ${KIND_WORDS.int.takes}, got "${raw}"`);
-    return Number(raw);
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < (spec.min ?? 0) || n > (spec.max ?? Number.MAX_SAFE_INTEGER)) throw refuse();
+    return n;
   }
   if (spec.kind === 'bool') {
     if (/^(1|true|yes|on)$/i.test(raw)) return true;
     if (/^(0|false|no|off)$/i.test(raw)) return false;
-    throw new UsageError(`--${spec.flag} (${spec.env}) must be ${KIND_WORDS.bool.takes}, got "${raw}"`);
+    throw refuse();
   }
+  if (spec.oneOf && !spec.oneOf.includes(raw)) throw refuse();
   return raw;
 }
 
@@ -226,8 +282,7 @@ function usageOf(err: Error & { code?: string }): string {
   const flag = err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? /^Option '--([a-z-]+)/.exec(err.message)?.[1] : undefined;
   const spec = Object.values(SETTINGS as Record<string, SettingSpec>).find((s) => s.flag === flag);
   if (!spec) return err.message;
-  const { takes, example } = KIND_WORDS[spec.kind];
-  return `--${spec.flag} takes ${takes}: --${spec.flag} ${example}`;
+  return `--${spec.flag} takes ${takes(spec)}: --${spec.flag} ${KIND_WORDS[spec.kind].example}`;
 }
 
 /**
@@ -251,9 +306,8 @@ export function readSettings<N extends SettingName>(
   const settings = {} as Record<string, unknown>;
   for (const n of names) {
     const spec: SettingSpec = SETTINGS[n];
-    const raw = (parsed.values[spec.flag] as string | undefined) ?? env[spec.env] ?? spec.default;
-    // An empty value is no value: the default, if there is one.
-    const given = raw === '' ? spec.default : raw;
+    // An empty value is no value (--flag= in a script, VAR= in a unit file): the next source's, then the default.
+    const given = [parsed.values[spec.flag] as string | undefined, env[spec.env]].find((v) => v !== undefined && v !== '') ?? spec.default;
     settings[n] = given === undefined ? undefined : convert(spec, given);
   }
   const extra: Record<string, string | boolean | undefined> = {};
@@ -266,7 +320,8 @@ export function settingsHelp(names: readonly SettingName[]): string {
   return names
     .map((n) => {
       const s: SettingSpec = SETTINGS[n];
-      const def = s.default !== undefined ? ` (default ${s.default})` : '';
+      const notes = [...(s.default !== undefined ? [`default ${s.default}`] : []), ...(bounded(s) ? [takes(s)] : [])];
+      const def = notes.length ? ` (${notes.join('; ')})` : '';
       return `${`  --${s.flag} <${s.kind === 'int' ? 'n' : s.kind === 'bool' ? 'bool' : 'value'}>`.padEnd(30)}${s.help}${def}; env ${s.env}`;
     })
     .join('\n');

@@ -47,7 +47,7 @@ describe('serve --workers on PGlite', { skip: !STORE_KINDS.includes('pglite') },
     );
     const zero = await runCli(['serve', '--data-dir', dataDir], { env: { EPOCHVIEW_WORKERS: '0' } });
     assert.equal(zero.code, 2);
-    assert.match(zero.stderr, /^--workers \(EPOCHVIEW_WORKERS\): must be at least 1\n/);
+    assert.match(zero.stderr, /^--workers \(EPOCHVIEW_WORKERS\) must be a positive integer, got "0"\n/);
   });
 });
 

@@ -42,7 +42,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /** The file name a migration came from, as the messages name it. */
-export function migrationName(m: Migration): string {
+export function migrationName(m: Pick<Migration, 'version' | 'name'>): string {
   return `${String(m.version).padStart(3, '0')}_${m.name}`;
 }
 
@@ -66,7 +66,7 @@ export async function pendingMigrations(store: Store, schema: Schema): Promise<P
   const exists = async (table: string) =>
     (await store.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [table]))[0]?.exists === true;
   if (!(await exists('schema_migrations'))) return { migrations: [...schema.migrations], repeatable: [...schema.repeatable] };
-  const done = new Set((await store.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+  const done = await recordedVersions(store, store.location, schema);
   const hashes = (await exists('schema_repeatables'))
     ? new Map((await store.query<{ name: string; hash: string }>('SELECT name, hash FROM schema_repeatables')).map((r) => [r.name, r.hash]))
     : new Map<string, string>();
@@ -74,6 +74,57 @@ export async function pendingMigrations(store: Store, schema: Schema): Promise<P
     migrations: schema.migrations.filter((m) => !done.has(m.version)),
     repeatable: schema.repeatable.filter((step) => hashes.get(step.name) !== hashOf(step)),
   };
+}
+
+/**
+ * The store's schema was migrated by a newer build: this one would take it for current, or run
+ * its older repeatable steps over the newer build's functions. Nothing is changed.
+ */
+export class SchemaAheadError extends Error {
+  override name = 'SchemaAheadError';
+  constructor(location: string, stored: { version: number; name: string }, known: Migration) {
+    super(
+      `the schema of ${location} is at migration ${migrationName(stored)}, and this build knows up to ${migrationName(known)}: ` +
+        'a newer build migrated it; run that build (or a newer one), not this one (nothing was changed)',
+    );
+  }
+}
+
+/** The store's schema_migrations is another application's (the same name, other columns or migrations). */
+export class ForeignSchemaError extends Error {
+  override name = 'ForeignSchemaError';
+  constructor(location: string, what: string) {
+    super(
+      `the table schema_migrations of ${location} is not epochview's (${what}): this database belongs to another application; ` +
+        'point epochview at a database of its own (nothing was changed)',
+    );
+  }
+}
+
+/**
+ * The versions recorded in the store's schema_migrations, once it is known to be ours and not
+ * ahead of `schema`. Ours has the columns version and name, and the names of our migrations
+ * (some were renamed over time, so one in common is enough).
+ */
+async function recordedVersions(db: Pick<Store, 'query'>, location: string, schema: Schema): Promise<Set<number>> {
+  const columns = (
+    await db.query<{ c: string }>(
+      `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'schema_migrations' AND table_schema = current_schema()`,
+    )
+  ).map((r) => r.c);
+  if (!columns.includes('version') || !columns.includes('name'))
+    throw new ForeignSchemaError(location, `its columns are ${columns.join(', ')}`);
+  const rows = (await db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')).map(
+    (r) => ({ version: Number(r.version), name: r.name }),
+  );
+  const ours = new Set(loadMigrations().map((m) => m.name));
+  for (const m of schema.migrations) ours.add(m.name);
+  if (rows.length > 0 && !rows.some((r) => ours.has(r.name)))
+    throw new ForeignSchemaError(location, `none of its migrations, ${rows.map(migrationName).join(', ')}, is one of ours`);
+  const last = schema.migrations.reduce<Migration | undefined>((a, m) => (a && a.version > m.version ? a : m), undefined);
+  const newest = rows.at(-1);
+  if (last && newest && newest.version > last.version) throw new SchemaAheadError(location, newest, last);
+  return new Set(rows.map((r) => r.version));
 }
 
 /** The schema lacks migrations this version needs; serve waits for a writer or `epochview migrate` to apply them. */
@@ -110,7 +161,7 @@ export async function migrate(store: Store, schema: Schema): Promise<Applied> {
     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   return store.transaction(async (tx) => {
     if (store.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7171001)');
-    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+    const done = await recordedVersions(tx, store.location, schema);
     const applied: Applied = { migrations: [], repeatable: [] };
     for (const m of [...schema.migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;

@@ -26,6 +26,8 @@ function summaryText(s: IngestSummary): string {
     `skipped: ${skipped.reduce((n, [, c]) => n + c, 0)}`,
     ...skipped.map(([k, n]) => `  ${k.padEnd(44)} ${n}`),
   ];
+  // Not an error (a re-run over an emptied folder is fine), but the likely sign of a wrong path.
+  if (s.blocksApplied + s.blocksSkipped + total + skipped.length === 0 && !s.incomplete) lines.push('warning: the input held no events');
   if (s.incomplete) lines.push(`warning: block ${s.incomplete.height} (${describePosition(s.incomplete.at)}) has no endBlock; not applied`);
   return lines.join('\n');
 }

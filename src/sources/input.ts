@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -41,6 +41,8 @@ export interface EventInput {
   bytesRead(): number;
   /** Size of the input when known (files). */
   totalBytes: number | undefined;
+  /** Entries of a directory not read, that are neither files nor folders (a FIFO, a dangling link), each with why. */
+  notRead: string[];
 }
 
 /**
@@ -51,7 +53,8 @@ export interface EventInput {
  * thread (binary/prescan.ts). Positions in errors and events name the file (not stdin's).
  */
 export function readEvents(path: string): EventInput {
-  const files = path === '-' ? [path] : statSync(path).isDirectory() ? filesOf(path) : [path];
+  const notRead: string[] = [];
+  const files = path === '-' ? [path] : statSync(path).isDirectory() ? filesOf(path, notRead) : [path];
   const totalBytes = path === '-' ? undefined : files.reduce((n, f) => n + statSync(f).size, 0);
   let bytes = 0;
   const count = async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -72,7 +75,7 @@ export function readEvents(path: string): EventInput {
       yield* fileEvents(count(stream as AsyncIterable<Buffer>), file === '-' ? undefined : file);
     }
   }
-  return { batches: events(), bytesRead: () => bytes, totalBytes };
+  return { batches: events(), bytesRead: () => bytes, totalBytes, notRead };
 }
 
 /** Whether a file is an event file, not gzipped, by its first byte (detectFormat); an empty one is not. */
@@ -86,13 +89,37 @@ function isEventFile(file: string): boolean {
   }
 }
 
-/** The regular files of a directory, in name order. */
-function filesOf(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name)
-    .sort()
-    .map((name) => join(dir, name));
+/**
+ * The files of a directory, in name order, links to files included (an archive linked in from
+ * elsewhere). Folders are not read; any other entry is added to `notRead` with what it is,
+ * since a file the operator meant to ingest must not go unread without a word.
+ */
+function filesOf(dir: string, notRead: string[]): string[] {
+  const files: string[] = [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    const what = entry.isSymbolicLink() ? linked(path) : entry;
+    if (typeof what === 'string') notRead.push(`${path}: ${what}`);
+    else if (what.isFile()) files.push(path);
+    else if (!what.isDirectory()) notRead.push(`${path}: ${kindOf(what)}, not a file`);
+  }
+  return files;
+}
+
+/** What a link leads to, or why it leads nowhere. */
+function linked(path: string): Stats | string {
+  try {
+    return statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'a link to nothing' : `a link that cannot be followed (${code})`;
+  }
+}
+
+/** What a directory entry that is neither a file nor a folder is, in words. */
+function kindOf(e: Stats | Dirent): string {
+  return e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device';
 }
 
 /** The events of one input's bytes, its format detected from them; a gzipped one is inflated first. */

@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.js';
+import { CLI, NODE_FLAGS, runCli, runNode } from '../helpers/cli.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { eventually } from '../helpers/serve.js';
 import { get } from '../helpers/server.js';
@@ -40,6 +41,78 @@ test('help for the program and every command', async () => {
   );
 });
 
+test('a setting past its range, or not one of its values, is refused before anything starts, naming the flag (rc 2)', async () => {
+  // A timer past 2^31−1 ms fires at once: every request was a 504, every shutdown "too long".
+  // (A bad --trust-proxy, judged after them, keeps a build without the ranges from serving.)
+  const badLater = ['--data-dir', join(tmp, 'ranges'), '--trust-proxy', 'nowhere'];
+  const timeout = await runCli(['serve', '--request-timeout-ms', '99999999999', ...badLater]);
+  assert.equal(timeout.code, 2);
+  assert.match(
+    timeout.stderr,
+    /^--request-timeout-ms \(EPOCHVIEW_REQUEST_TIMEOUT_MS\) must be an integer from 0 to 2147483647, got "99999999999"$/m,
+  );
+  const shutdown = await runCli(['serve', ...badLater], { env: { EPOCHVIEW_SHUTDOWN_TIMEOUT_MS: '99999999999' } });
+  assert.equal(shutdown.code, 2);
+  assert.match(shutdown.stderr, /^--shutdown-timeout-ms \(EPOCHVIEW_SHUTDOWN_TIMEOUT_MS\) must be an integer from 0 to 2147483647/m);
+  const url = await runCli(['serve', '--max-url-length', '0', ...badLater]);
+  assert.equal(url.code, 2);
+  assert.match(url.stderr, /^--max-url-length \(EPOCHVIEW_MAX_URL_LENGTH\) must be an integer from 1024 to 536870888, got "0"$/m);
+  const pool = await runCli(['migrate', '--pool-size', '0', '--data-dir', join(tmp, 'ranges')]);
+  assert.equal(pool.code, 2);
+  assert.match(pool.stderr, /^--pool-size \(EPOCHVIEW_POOL_SIZE\) must be a positive integer, got "0"$/m);
+  const level = await runCli(['serve', '--log-level', 'bogus', ...badLater]);
+  assert.equal(level.code, 2);
+  assert.match(level.stderr, /^--log-level \(LOG_LEVEL\) must be one of fatal, error, warn, info, debug, trace, silent, got "bogus"$/m);
+  // The help says each range.
+  assert.match((await runCli(['serve', '--help'])).stdout, /--port <n> .*\(default 3008; an integer from 0 to 65535\)/);
+  // demo: each block of ours costs 1/share blocks, so a tiny share never ended.
+  const share = await runCli(['demo', '--our-share', '1e-300']);
+  assert.equal(share.code, 2);
+  assert.match(share.stderr, /^--our-share must be a number from 0\.001 to 1$/m);
+});
+
+test('stray arguments are refused by every command (rc 2) before it opens or writes anything', async () => {
+  const dataDir = join(tmp, 'stray');
+  for (const args of [
+    ['migrate', 'extra', '--data-dir', dataDir],
+    ['demo', 'out.ndjson'],
+    ['serve', 'x', '--data-dir', dataDir],
+    ['proto', 'x'],
+  ]) {
+    const r = await runNode([CLI, ...args], { cwd: tmp });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^${args[0]} takes no arguments`), args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+  }
+  assert.ok(!existsSync(dataDir));
+});
+
+/** Runs the CLI with its stdout given (a file, or a pipe that `read` may close), collecting its stderr. */
+function runWithStdout(args: string[], stdout: number | 'pipe', read?: (out: NodeJS.ReadableStream) => void) {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { stdio: ['ignore', stdout, 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  if (child.stdout) read?.(child.stdout);
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+test('output that cannot be written is a clean error; a reader that went away ends the command quietly', {
+  skip: !existsSync('/dev/full'),
+}, async () => {
+  for (const args of [['proto'], ['demo']]) {
+    const full = openSync('/dev/full', 'w');
+    const r = await runWithStdout(args, full);
+    closeSync(full);
+    assert.equal(r.code, 1, args[0]);
+    assert.equal(r.stderr, 'error: ENOSPC: no space left on device, write\n', args[0]);
+  }
+  // As `| head` does: read a little, then close the pipe (demo's output is larger than a pipe's
+  // buffer). 141: a shell's status for a tool killed by SIGPIPE.
+  const r = await runWithStdout(['demo'], 'pipe', (out) => out.once('data', () => (out as Readable).destroy()));
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 141);
+});
+
 test('demo writes the same bytes for the same seed', async () => {
   const a = join(tmp, 'a.ndjson');
   const b = join(tmp, 'b.ndjson');
@@ -55,6 +128,20 @@ test('demo writes the same bytes for the same seed', async () => {
   const bad = await runCli(['demo', '--scale', 'huge']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--scale must be one of small, medium, mainnet/);
+});
+
+test('an empty flag is no value: the environment variable is taken, then the default', {
+  skip: !STORE_KINDS.includes('pglite'),
+}, async () => {
+  const cwd = join(tmp, 'empty-flag');
+  mkdirSync(cwd);
+  const fromEnv = join(tmp, 'empty-flag-env');
+  const r = await runNode([CLI, 'migrate', '--data-dir='], { cwd, env: { EPOCHVIEW_DATA_DIR: fromEnv } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.endsWith(` to pglite ${fromEnv}\n`), r.stdout);
+  assert.ok(existsSync(fromEnv));
+  // Not the default, ./data.
+  assert.ok(!existsSync(join(cwd, 'data')));
 });
 
 for (const kind of STORE_KINDS) {

@@ -3,7 +3,8 @@
  * input shape, idempotence, resume after a failure, block atomicity and bad-input messages.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -25,6 +26,37 @@ const writeInput = (name: string, lines: string[]) => {
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 };
+
+// What is read of a directory does not depend on the store: on one of them.
+test('a directory: links to files are read; what is no file nor folder is named; an empty input is said', async () => {
+  const s = await createTestStore(STORE_KINDS[0]!);
+  try {
+    const dir = join(tmp, 'linked');
+    mkdirSync(join(dir, 'a-folder'), { recursive: true });
+    symlinkSync(`${FIXTURES}referral-sets.ndjson`, join(dir, 'chain.ndjson'));
+    symlinkSync(join(tmp, 'nowhere'), join(dir, 'gone.ndjson'));
+    execFileSync('mkfifo', [join(dir, 'pipe.ndjson')]);
+    const res = await runCli(['ingest', dir, ...s.args]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stderr, /^ingested [1-9]\d* blocks/m);
+    // Named, in name order; the folder is not read, and not named.
+    assert.match(
+      res.stderr,
+      new RegExp(`^warning: not read: ${dir}/gone.ndjson: a link to nothing\nwarning: not read: ${dir}/pipe.ndjson: a FIFO, not a file\n`),
+    );
+    assert.doesNotMatch(res.stderr, /a-folder|the input held no events/);
+    // Nothing to read: still 0 (a re-run over an emptied folder is fine), with a word.
+    const empty = join(tmp, 'empty');
+    mkdirSync(empty);
+    for (const [input, stdin] of [[empty], ['/dev/null'], ['-', '']]) {
+      const none = await runCli(['ingest', input!, ...s.args], { stdin });
+      assert.equal(none.code, 0, none.stderr);
+      assert.match(none.stderr, /^ingested 0 blocks[\s\S]*\nwarning: the input held no events\n$/, input);
+    }
+  } finally {
+    await s.drop();
+  }
+});
 
 for (const kind of STORE_KINDS) {
   describe(`ingest on ${kind}`, () => {

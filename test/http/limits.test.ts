@@ -244,7 +244,7 @@ for (const kind of STORE_KINDS) {
           '--demo-on-empty',
           'false',
           '--max-url-length',
-          '300',
+          '1100',
           '--rate-limit-max',
           '4',
           '--log-level',
@@ -261,8 +261,8 @@ for (const kind of STORE_KINDS) {
       );
       try {
         assert.equal(
-          (await get(serve.url + urlOfLength(301))).text,
-          '{"code":3,"message":"request URL too long: 301 bytes, the limit is 300","details":[]}',
+          (await get(serve.url + urlOfLength(1101))).text,
+          '{"code":3,"message":"request URL too long: 1101 bytes, the limit is 1100","details":[]}',
         );
         assert.equal(
           (await get(`${serve.url}${SUMMARIES}?${repeated('filter.assetIds', 3)}`)).text,

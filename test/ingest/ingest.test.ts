@@ -350,62 +350,23 @@ for (const kind of STORE_KINDS) {
       );
     });
 
-    test('an event outside the markers of a marked input stops it; it is not taken for a block', async () => {
-      const s = await fresh();
-      const stray = JSON.stringify({ id: '2-99', block: 'AB', ...setCreated(hex('09'), hex('99')) });
-      const lines = [
-        ...blockLines(1, [setCreated(hex('01'), hex('aa'))]),
-        stray,
-        ...blockLines(2, [setCreated(hex('02'), hex('bb')), setCreated(hex('03'), hex('cc'))]),
-      ];
-      const res = await ingest(s, writeInput(`stray-${kind}.ndjson`, lines));
-      assert.equal(res.code, 1, res.stderr);
-      assert.match(
-        res.stderr,
-        /^error: \S+: line 4, event 2-99, field id: event of height 2 outside a block: the input has block markers$/m,
-      );
-      assert.deepEqual(
-        (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
-        ['01'],
-      );
-      // Before any marker, such events would form a block of their own: not when the same
-      // height's beginBlock follows them.
-      const t = await fresh();
-      const res2 = await ingest(t, '-', [stray, ...blockLines(2, [setCreated(hex('02'), hex('bb'))])].join('\n'));
-      assert.equal(res2.code, 1, res2.stderr);
-      assert.match(
-        res2.stderr,
-        /^error: line 2, event 2-0, field beginBlock\.height: beginBlock 2 after events of block 2 outside its markers$/m,
-      );
-      assert.deepEqual((await dumpStore(t)).referral_sets, []);
-    });
-
-    test('a block every projection writes: no warning from Node or pg (statements queued on a busy connection)', async () => {
+    test('a block every projection writes, a team named with a U+0000: stored as U+FFFD, and no warning from Node or pg', async () => {
       const s = await fresh();
       const block = [
         setCreated(hex('01'), hex('aa')),
-        teamCreated(hex('0a'), hex('aa'), 'team', '1700000000000000000', '1'),
+        // PostgreSQL's text cannot hold U+0000: ingestion goes on with U+FFFD in its place.
+        teamCreated(hex('0a'), hex('aa'), 'x\u0000y', '1700000000000000000', '1'),
         payout('1', hex('ad'), '5'),
       ];
       const res = await ingest(s, writeInput(`every-projection-${kind}.ndjson`, blockLines(1, block)));
       assert.equal(res.code, 0, res.stderr);
+      // pg warned (DeprecationWarning) of statements queued on a busy connection.
       assert.doesNotMatch(res.stderr, /warning/i);
-    });
-
-    test('a U+0000 in a name from the chain is stored as U+FFFD: the store cannot hold it, and ingestion goes on', async () => {
-      const s = await fresh();
-      const team = teamCreated(hex('0a'), hex('aa'), 'x\u0000y', '1700000000000000000', '1');
-      const res = await ingest(
-        s,
-        writeInput(`nul-${kind}.ndjson`, [...blockLines(1, [team]), ...blockLines(2, [setCreated(hex('02'), hex('bb'))])]),
-      );
-      assert.equal(res.code, 0, res.stderr);
       const d = await dumpStore(s);
-      assert.equal(d.teams!.length, 1);
       assert.match(d.teams![0]!, /\|x\uFFFDy\|/);
       assert.deepEqual(
         d.referral_sets!.map((r) => r.slice(0, 2)),
-        ['02'],
+        ['01'],
       );
     });
 
@@ -491,21 +452,6 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 99999999999999999999-1, field id: expected a 64-bit block height, got "99999999999999999999-1"$/m,
       ],
       [
-        'an amount of more than 100 digits',
-        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '9'.repeat(200_000)) }),
-        /^error: line 2, event 1-1, field rewardPayout\.amount: expected an integer of at most 100 digits, got "9{79}… \(200002 characters\)$/m,
-      ],
-      [
-        'a quantum amount of more than 100 digits',
-        JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', undefined, { quantumAmount: `1.${'5'.repeat(100)}` }) }),
-        /^error: line 2, event 1-1, field rewardPayout\.quantumAmount: expected a number of at most 100 digits, got "1\.5{77}… \(104 characters\)$/m,
-      ],
-      [
-        'an empty id',
-        JSON.stringify({ id: '1-1', ...setCreated('', hex('02')) }),
-        /^error: line 2, event 1-1, field referralSetCreated\.setId: missing$/m,
-      ],
-      [
         'bad enum',
         JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '1', 'NOT_AN_ACCOUNT') }),
         /^error: line 2, event 1-1, field rewardPayout\.rewardType: unknown enum value "NOT_AN_ACCOUNT"$/m,
@@ -530,11 +476,6 @@ for (const kind of STORE_KINDS) {
         /^error: line 2, event 1-1, field transfer,rewardPayout: more than one payload$/m,
       ],
       ['events not an array', '{"events":{"id":"1-1"}}', /^error: line 2, field events: expected an array of events$/m],
-      [
-        'beginBlock of a later height while a block is open',
-        JSON.stringify({ id: '2-0', type: 'BUS_EVENT_TYPE_BEGIN_BLOCK', beginBlock: { height: '2', timestamp: '2', hash: 'h' } }),
-        /^error: line 2, event 2-0, field beginBlock\.height: beginBlock 2 while block 1 is open \(no endBlock 1\)$/m,
-      ],
       [
         'endBlock for another height',
         JSON.stringify({ id: '1-1', endBlock: { height: '5' } }),

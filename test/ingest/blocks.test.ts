@@ -1,0 +1,79 @@
+/**
+ * How decoded events become blocks (src/ingest/blocks.ts), and the bounds on values from the
+ * chain, in process: what the CLI's bad-input cases (ingest.test.ts) show end to end.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Block, BlockAssembler } from '../../src/ingest/blocks.js';
+import { decodeLine } from '../../src/sources/ndjson/decode-line.js';
+import { blockLines, hex, payout, setCreated } from '../helpers/events.js';
+
+/** The blocks the lines make, as height: set ids; or the first error's message. */
+function assemble(lines: string[]): string[] {
+  const assembler = new BlockAssembler();
+  const blocks: Block[] = [];
+  for (const [i, line] of lines.entries()) for (const e of decodeLine(line, i + 1)) blocks.push(...assembler.push(e));
+  const last = assembler.end().block;
+  if (last) blocks.push(last);
+  return blocks.map(
+    (b) => `${b.height}: ${b.events.map((e) => (e.kind === 'referralSetCreated' ? e.setId.slice(0, 2) : e.kind)).join(' ')}`,
+  );
+}
+
+const block = (height: number, ...sets: string[]) =>
+  blockLines(
+    height,
+    sets.map((s) => setCreated(hex(s), hex('aa'))),
+  );
+const begin = (height: number) =>
+  JSON.stringify({
+    id: `${height}-0`,
+    type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
+    beginBlock: { height: String(height), timestamp: '1', hash: 'h' },
+  });
+const event = (id: string, set: string) => JSON.stringify({ id, ...setCreated(hex(set), hex('aa')) });
+
+test('a block cut short by a beginBlock of its own or an earlier height is dropped; the replay is the block', () => {
+  const b2 = block(2, '02', '03');
+  assert.deepEqual(assemble([...block(1, '01'), ...b2.slice(0, 2), ...b2]), ['1: 01', '2: 02 03']);
+  assert.deepEqual(assemble([...block(1, '01'), ...b2.slice(0, 2), ...block(1, '01'), ...b2]), ['1: 01', '1: 01', '2: 02 03']);
+});
+
+test('a block never taken in part: a later beginBlock while one is open, events outside the markers', () => {
+  assert.throws(() => assemble([...block(1, '01').slice(0, 2), begin(2)]), {
+    message: 'line 3, event 2-0, field beginBlock.height: beginBlock 2 while block 1 is open (no endBlock 1)',
+  });
+  // Once the input has markers, an event outside them; before any, the beginBlock of its height.
+  assert.throws(() => assemble([...block(1, '01'), event('2-99', '09'), ...block(2, '02')]), {
+    message: 'line 4, event 2-99, field id: event of height 2 outside a block: the input has block markers',
+  });
+  assert.throws(() => assemble([event('2-99', '09'), ...block(2, '02')]), {
+    message: 'line 2, event 2-0, field beginBlock.height: beginBlock 2 after events of block 2 outside its markers',
+  });
+  assert.throws(
+    () => assemble([event('2-1', '09'), JSON.stringify({ id: '2-2', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: '2' } })]),
+    {
+      message: 'line 2, event 2-2, field endBlock.height: endBlock 2 does not close the open block: no beginBlock opened it',
+    },
+  );
+  // Without markers at all, a height's events are its block.
+  assert.deepEqual(assemble([event('1-1', '01'), event('1-2', '02'), event('2-1', '03')]), ['1: 01 02', '2: 03']);
+});
+
+test('values from the chain: an empty id is missing, numbers have at most 100 digits, long values shown cut', () => {
+  const bad: [Record<string, unknown>, string][] = [
+    [setCreated('', hex('02')), 'field referralSetCreated.setId: missing'],
+    [
+      payout('1', hex('ad'), '9'.repeat(200_000)),
+      `field rewardPayout.amount: expected an integer of at most 100 digits, got "${'9'.repeat(79)}… (200002 characters)`,
+    ],
+    [
+      payout('1', hex('ad'), '1', undefined, { quantumAmount: `1.${'5'.repeat(100)}` }),
+      `field rewardPayout.quantumAmount: expected a number of at most 100 digits, got "1.${'5'.repeat(77)}… (104 characters)`,
+    ],
+  ];
+  for (const [payload, message] of bad)
+    assert.throws(() => decodeLine(JSON.stringify({ id: '1-1', ...payload }), 2), { message: `line 2, event 1-1, ${message}` });
+  const [ok] = decodeLine(JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '9'.repeat(100)) }), 2);
+  assert.equal(ok!.body.kind === 'rewardPayout' && ok!.body.amount, BigInt('9'.repeat(100)));
+});

@@ -63,22 +63,27 @@ export class PgliteStore implements Store {
    */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
     const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
-    const worker = startWorker(import.meta.url, 'pglite-thread', { dataDir } satisfies ThreadData);
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (m: ThreadMessage) => {
-        if (!('opened' in m) && !('failed' in m)) return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-        if ('opened' in m) resolve();
-        else reject(fromThread(m.failed));
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    }).catch(async (err: unknown) => {
-      await worker.terminate();
+    let worker: Worker | undefined;
+    try {
+      worker = startWorker(import.meta.url, 'pglite-thread', { dataDir } satisfies ThreadData);
+      const started = worker;
+      await new Promise<void>((resolve, reject) => {
+        const onMessage = (m: ThreadMessage) => {
+          if (!('opened' in m) && !('failed' in m)) return;
+          started.off('message', onMessage);
+          started.off('error', reject);
+          if ('opened' in m) resolve();
+          else reject(fromThread(m.failed));
+        };
+        started.on('message', onMessage);
+        started.once('error', reject);
+      });
+    } catch (err) {
+      // The folder is given back however the open failed.
+      await worker?.terminate().catch(() => {});
       unlock();
       throw err;
-    });
+    }
     const store = new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch, now);
     void store.exited.then(unlock);
     return store;

@@ -109,7 +109,8 @@ export class ForeignSchemaError extends Error {
 async function recordedVersions(db: Pick<Store, 'query'>, location: string, schema: Schema): Promise<Set<number>> {
   const columns = (
     await db.query<{ c: string }>(
-      `SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'schema_migrations' AND table_schema = current_schema()`,
+      // The table that `schema_migrations` names on the search path, as the statements below read it.
+      `SELECT attname AS c FROM pg_attribute WHERE attrelid = to_regclass('schema_migrations') AND attnum > 0 AND NOT attisdropped`,
     )
   ).map((r) => r.c);
   if (!columns.includes('version') || !columns.includes('name'))

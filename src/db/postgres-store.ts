@@ -171,8 +171,8 @@ export class PostgresStore implements Store {
     const inOrder = new InOrder();
     const tx: Queryable = {
       async query<Row extends object>(sql: string, params: readonly SqlParam[] = []) {
-        const values = withArraysAsText(params);
         try {
+          const values = withArraysAsText(params);
           return (await inOrder.run(() => client.query(sql, values))).rows as Row[];
         } catch (err) {
           throw wrap(err);

@@ -234,10 +234,32 @@ export class DocumentCache {
     if (selectionsTooDeep(document))
       return { errors: [limitError(`the document nests selections more than ${MAX_NESTING} deep (fragments followed)`)] };
     const invalid = validate(schema, document, RULES, { maxErrors: 20 });
-    if (invalid.length > 0) return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')), parsed: document };
+    if (invalid.length > 0)
+      return { errors: invalid.map((e) => requestErrorJson(e, 'GRAPHQL_VALIDATION_FAILED')), parsed: operationsOnly(document) };
     const shape = checkShape(document, this.limits);
     return shape ? { errors: [shape] } : { document };
   }
+}
+
+/**
+ * What a refused document keeps for selectOperation (a GET's mutation is a 406 before its 422):
+ * its operations' kinds and names, not the tree, which the cache would hold (megabytes for a
+ * 64 KB document: its nodes, and the tokens their locations link).
+ */
+function operationsOnly(document: DocumentNode): DocumentNode {
+  const definitions = document.definitions.flatMap((d): OperationDefinitionNode[] =>
+    d.kind === Kind.OPERATION_DEFINITION
+      ? [
+          {
+            kind: Kind.OPERATION_DEFINITION,
+            operation: d.operation,
+            ...(d.name ? { name: { kind: Kind.NAME, value: d.name.value } } : {}),
+            selectionSet: { kind: Kind.SELECTION_SET, selections: [] },
+          },
+        ]
+      : [],
+  );
+  return { kind: Kind.DOCUMENT, definitions };
 }
 
 /** The operation a request executes: the one named, or the only one (graphql.md §4); else the 422's message. */

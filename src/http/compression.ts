@@ -47,7 +47,7 @@ export function acceptedEncoding(headers: IncomingHttpHeaders): 'gzip' | 'deflat
     negotiate(
       spelledOut(accept)
         .toLowerCase()
-        .replace(/\*|x-gzip/gu, 'gzip'),
+        .replace(/x-gzip/gu, 'gzip'),
       ENCODINGS,
     ) ?? undefined
   );

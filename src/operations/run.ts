@@ -21,9 +21,21 @@ export function runOperation(
   ctx: RunContext,
   request: RequestOf<Record<string, FieldSpec>>,
 ): Promise<PageResult | ItemResult> {
-  for (const [name, spec] of Object.entries(op.fields as Record<string, FieldSpec>)) {
-    const values = spec.repeated ? (request[name] as readonly unknown[] | undefined) : undefined;
+  for (const [name, spec] of repeatedFields(op)) {
+    const values = request[name] as readonly unknown[] | undefined;
     if (values && values.length > ctx.maxListValues) throw tooManyValues(spec.keys[0] ?? name, values.length, ctx.maxListValues);
   }
   return op.run(ctx, request);
+}
+
+/** Each operation's repeated fields, found once: most operations have none. */
+const repeatedOf = new WeakMap<AnyOperation, [string, FieldSpec][]>();
+
+function repeatedFields(op: AnyOperation): [string, FieldSpec][] {
+  let fields = repeatedOf.get(op);
+  if (fields === undefined) {
+    fields = Object.entries(op.fields as Record<string, FieldSpec>).filter(([, spec]) => spec.repeated);
+    repeatedOf.set(op, fields);
+  }
+  return fields;
 }

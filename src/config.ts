@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
+import { maskDatabaseUrl } from './db/store.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES } from './http/response-cache.js';
 import { DEFAULT_ROW_CACHE_BYTES } from './pagination/row-cache.js';
@@ -19,6 +20,10 @@ export interface SettingSpec {
   max?: number;
   /** A string's allowed values. */
   oneOf?: readonly string[];
+  /** A string's own check: why the value is refused (the value shown as `shown` gives it), or undefined. */
+  check?: (raw: string) => string | undefined;
+  /** How a refused value is echoed (a URL's password masked); default as given. */
+  shown?: (raw: string) => string;
 }
 
 /**
@@ -29,6 +34,8 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** The most MiB whose count of bytes is still an exact number. */
 const MAX_MB = Math.floor(Number.MAX_SAFE_INTEGER / 2 ** 20);
 const MAX_PORT = 65535;
+/** The URL schemes pg connects with. */
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:', 'socket:'];
 
 export const SETTINGS = {
   databaseUrl: {
@@ -36,6 +43,19 @@ export const SETTINGS = {
     env: 'DATABASE_URL',
     kind: 'string',
     help: 'PostgreSQL server URL; when unset the embedded store (PGlite) in --data-dir is used',
+    // A mistyped URL was retried for ever as a host named "base" (pg reads a non-URL so), or
+    // stopped the start with a bare "Invalid URL".
+    check: (raw) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return 'is not a URL (postgres://user:password@host:port/database)';
+      }
+      if (!POSTGRES_PROTOCOLS.includes(url.protocol)) return `is a ${url.protocol} URL, not postgres: or postgresql: (or socket:)`;
+      return undefined;
+    },
+    shown: maskDatabaseUrl,
   },
   dataDir: { flag: 'data-dir', env: 'EPOCHVIEW_DATA_DIR', kind: 'string', default: './data', help: 'folder of the embedded store' },
   port: { flag: 'port', env: 'PORT', kind: 'int', default: '3008', help: 'serve: HTTP port', max: MAX_PORT },
@@ -271,6 +291,8 @@ function convert(spec: SettingSpec, raw: string): number | boolean | string {
     throw refuse();
   }
   if (spec.oneOf && !spec.oneOf.includes(raw)) throw refuse();
+  const why = spec.check?.(raw);
+  if (why !== undefined) throw new UsageError(`--${spec.flag} (${spec.env}) ${why}: "${(spec.shown ?? String)(raw)}"`);
   return raw;
 }
 

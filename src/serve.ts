@@ -323,7 +323,8 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
     } catch (err) {
       await app.close();
       await store.close();
-      throw settingError('grpcPort', `cannot listen: ${(err as Error).message}`);
+      // As for the HTTP port: a port taken is no usage error (exit 1, not 2 with the help).
+      throw new Error(`gRPC (--grpc-port): cannot listen on ${settings.grpcHost ?? settings.host}:${settings.grpcPort}: ${(err as Error).message}`);
     }
     logger.info({ address: grpc.address }, 'gRPC listening');
   }

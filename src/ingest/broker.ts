@@ -252,15 +252,15 @@ class BufferInput implements GrowingInput {
   }
 
   /**
-   * The events of a read, checked as the data-node checks what its core sends (version 1, the
-   * configured chain), less those before the file's first BeginBlock.
+   * The events of a read, checked as the data-node checks what its core sends (the configured
+   * chain; the decoder has refused other versions than 1), less those before the file's first
+   * BeginBlock.
    */
   private *checked(file: NonNullable<BufferInput['file']>, events: Iterator<DecodedEvent>): Generator<DecodedEvent> {
     for (let next = events.next(); !next.done; next = events.next()) {
       const event = next.value;
       // A buffer file is an event file: its events are binary ones, with their envelope.
-      const { version, chainId } = event as BinaryEvent;
-      if (version !== 1) throw new InputError(event.at, event.id, 'version', `version ${version}: only version 1 is known`);
+      const { chainId } = event as BinaryEvent;
       const expected = this.opts.chainId;
       if (expected !== undefined && chainId !== expected) {
         throw new InputError(

@@ -79,6 +79,17 @@ export class Fields {
     return n;
   }
 
+  /**
+   * A uint64 (epochs, heights, versions, lengths): int's range less the negatives, which the wire
+   * cannot carry and protobuf's JSON refuses; 0 when absent.
+   */
+  uint(key: string): bigint {
+    const n = this.integer(key);
+    if (n < 0n || n > INT64_MAX)
+      this.failWith(this.name(key), `expected an integer from 0 to ${INT64_MAX}, got ${JSON.stringify(String(n))}`);
+    return n;
+  }
+
   /** An integer of up to MAX_DIGITS digits (a reward's amount, a volume); 0 when absent. */
   integer(key: string): bigint {
     const v = this.obj[key];

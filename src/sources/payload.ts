@@ -18,7 +18,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'referralSetCreated':
       return { kind, setId: f.id('setId'), referrer: f.id('referrer'), createdAt: f.int('createdAt'), updatedAt: f.int('updatedAt') };
     case 'refereeJoinedReferralSet':
-      return { kind, setId: f.id('setId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.int('atEpoch') };
+      return { kind, setId: f.id('setId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.uint('atEpoch') };
     case 'teamCreated':
       return {
         kind,
@@ -29,7 +29,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         avatarUrl: f.optionalString('avatarUrl'),
         createdAt: f.int('createdAt'),
         closed: f.bool('closed'),
-        atEpoch: f.int('atEpoch'),
+        atEpoch: f.uint('atEpoch'),
         allowList: f.idList('allowList'),
       };
     case 'teamUpdated':
@@ -43,7 +43,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         allowList: f.idList('allowList'),
       };
     case 'refereeJoinedTeam':
-      return { kind, teamId: f.id('teamId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.int('atEpoch') };
+      return { kind, teamId: f.id('teamId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.uint('atEpoch') };
     case 'refereeSwitchedTeam':
       return {
         kind,
@@ -51,12 +51,12 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         toTeamId: f.optionalId('toTeamId') ?? '',
         referee: f.id('referee'),
         switchedAt: f.int('switchedAt'),
-        atEpoch: f.int('atEpoch'),
+        atEpoch: f.uint('atEpoch'),
       };
     case 'teamsStatsUpdated':
       return {
         kind,
-        atEpoch: f.int('atEpoch'),
+        atEpoch: f.uint('atEpoch'),
         stats: f.objects('stats').map((team) => ({
           teamId: team.id('teamId'),
           members: team.objects('membersStats').map((m) => ({ partyId: m.id('partyId'), volume: notionalVolume(m) })),
@@ -87,7 +87,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       return {
         kind,
         party: f.id('party'),
-        epoch: f.int('epochSeq'),
+        epoch: f.uint('epochSeq'),
         asset: f.id('asset'),
         amount,
         rewardType: f.enum('rewardType', ACCOUNT_TYPE, /^ACCOUNT_TYPE_[A-Z0-9_]+$/),
@@ -96,7 +96,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       };
     }
     case 'epochEvent':
-      return { kind, seq: f.int('seq'), action: f.enum('action', EPOCH_ACTION) };
+      return { kind, seq: f.uint('seq'), action: f.enum('action', EPOCH_ACTION) };
     case 'asset': {
       // Absent details (proto3: all fields at their zero values) read as empty.
       const details = f.object('details') ?? new Fields({}, 'asset.details', fail);
@@ -119,12 +119,12 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'referralProgramUpdated':
       return { kind, program: referralProgram(f.object('program') ?? new Fields({}, `${kind}.program`, fail)) };
     case 'referralProgramEnded':
-      return { kind, version: f.int('version'), endedAt: f.int('endedAt') };
+      return { kind, version: f.uint('version'), endedAt: f.int('endedAt') };
     case 'referralSetStatsUpdated':
       return {
         kind,
         setId: f.id('setId'),
-        atEpoch: f.int('atEpoch'),
+        atEpoch: f.uint('atEpoch'),
         runningVolume: f.string('referralSetRunningNotionalTakerVolume'),
         rewardsMultiplier: f.string('rewardsMultiplier'),
         wasEligible: f.bool('wasEligible'),
@@ -144,7 +144,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'feesStats':
       return {
         kind,
-        epoch: f.int('epochSeq'),
+        epoch: f.uint('epochSeq'),
         generated: f.objects('referrerRewardsGenerated').flatMap((g) =>
           g.objects('generatedReward').map((a) => ({
             party: a.id('party'),
@@ -153,9 +153,9 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         ),
       };
     case 'beginBlock':
-      return { kind, height: f.int('height'), timestamp: f.int('timestamp'), hash: f.string('hash') };
+      return { kind, height: f.uint('height'), timestamp: f.int('timestamp'), hash: f.string('hash') };
     case 'endBlock':
-      return { kind, height: f.int('height') };
+      return { kind, height: f.uint('height') };
     default:
       return undefined;
   }
@@ -213,7 +213,7 @@ function referralProgram(f: Fields): ReferralProgram {
   const endOfProgram = seconds * 1_000_000_000n;
   if (endOfProgram > INT64_MAX || endOfProgram < INT64_MIN) f.fail('endOfProgramTimestamp', `out of range: ${seconds} s`);
   return {
-    version: f.int('version'),
+    version: f.uint('version'),
     id: f.id('id'),
     benefitTiers: f.objects('benefitTiers').map((t, i) => ({
       minimumRunningNotionalTakerVolume: t.string('minimumRunningNotionalTakerVolume'),
@@ -225,7 +225,7 @@ function referralProgram(f: Fields): ReferralProgram {
       tierNumber: String(i + 1),
     })),
     endOfProgram,
-    windowLength: f.int('windowLength'),
+    windowLength: f.uint('windowLength'),
     stakingTiers: f.objects('stakingTiers').map((t) => ({
       minimumStakedTokens: t.string('minimumStakedTokens'),
       referralRewardMultiplier: t.string('referralRewardMultiplier'),

@@ -63,6 +63,20 @@ test('a setting past its range, or not one of its values, is refused before anyt
   const level = await runCli(['serve', '--log-level', 'bogus', ...badLater]);
   assert.equal(level.code, 2);
   assert.match(level.stderr, /^--log-level \(LOG_LEVEL\) must be one of fatal, error, warn, info, debug, trace, silent, got "bogus"$/m);
+  // A mistyped server URL was retried for ever (pg read "not a url" as a host named "base"); the password is never echoed.
+  for (const [given, said] of <[string, string][]>[
+    ['not a url', '--database-url (DATABASE_URL) is not a URL (postgres://user:password@host:port/database): "not a url"'],
+    [
+      'postgres://u:hunter2@127.0.0.1:99999/x',
+      'is not a URL (postgres://user:password@host:port/database): "postgres://u:***@127.0.0.1:99999/x"',
+    ],
+    ['mysql://u:hunter2@127.0.0.1/x', 'is a mysql: URL, not postgres: or postgresql: (or socket:): "mysql://u:***@127.0.0.1/x"'],
+  ]) {
+    const bad = await runCli(['serve', ...badLater], { env: { DATABASE_URL: given } });
+    assert.equal(bad.code, 2, given);
+    assert.ok(bad.stderr.includes(said), bad.stderr);
+    assert.ok(!bad.stderr.includes('hunter2') && !bad.stdout.includes('hunter2'));
+  }
   // The help says each range.
   assert.match((await runCli(['serve', '--help'])).stdout, /--port <n> .*\(default 3008; an integer from 0 to 65535\)/);
   // demo: each block of ours costs 1/share blocks, so a tiny share never ended.

@@ -4,13 +4,15 @@ import { readSettings, SETTINGS, UsageError, type SettingName, type SettingSpec 
 import { parseTrustProxy } from '../../src/http/limits.js';
 
 const sampleValue = (s: SettingSpec): [string, unknown] =>
-  s.oneOf
-    ? [s.oneOf[0]!, s.oneOf[0]]
-    : s.kind === 'int'
-      ? ['1234', 1234]
-      : s.kind === 'bool'
-        ? ['true', true]
-        : ['some-value', 'some-value'];
+  s.check
+    ? ['postgres://h/sample', 'postgres://h/sample']
+    : s.oneOf
+      ? [s.oneOf[0]!, s.oneOf[0]]
+      : s.kind === 'int'
+        ? ['1234', 1234]
+        : s.kind === 'bool'
+          ? ['true', true]
+          : ['some-value', 'some-value'];
 
 test('every setting is read from its flag and from its environment variable; the flag wins', () => {
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
@@ -20,7 +22,15 @@ test('every setting is read from its flag and from its environment variable; the
     assert.equal(byFlag.settings[name], value, `--${spec.flag}`);
     const byEnv = readSettings([name], [], { [spec.env]: raw });
     assert.equal(byEnv.settings[name], value, spec.env);
-    const other = spec.oneOf ? spec.oneOf[1]! : spec.kind === 'int' ? '99' : spec.kind === 'bool' ? 'false' : 'other';
+    const other = spec.check
+      ? 'postgres://h/other'
+      : spec.oneOf
+        ? spec.oneOf[1]!
+        : spec.kind === 'int'
+          ? '99'
+          : spec.kind === 'bool'
+            ? 'false'
+            : 'other';
     assert.equal(
       readSettings([name], [`--${spec.flag}`, raw], { [spec.env]: other }).settings[name],
       value,

@@ -10,14 +10,16 @@ export function blockLines(height: number, payloads: Record<string, unknown>[]):
     {
       id: `${height}-0`,
       block: 'AB',
+      version: 1,
       type: 'BUS_EVENT_TYPE_BEGIN_BLOCK',
       beginBlock: { height: String(height), timestamp: String(ts), hash: `H${height}` },
     },
   ];
-  for (const [i, p] of payloads.entries()) lines.push({ id: `${height}-${i + 1}`, block: 'AB', ...p } as never);
+  for (const [i, p] of payloads.entries()) lines.push({ id: `${height}-${i + 1}`, block: 'AB', version: 1, ...p } as never);
   lines.push({
     id: `${height}-${payloads.length + 1}`,
     block: 'AB',
+    version: 1,
     type: 'BUS_EVENT_TYPE_END_BLOCK',
     endBlock: { height: String(height) },
   } as never);

@@ -122,6 +122,7 @@ for (const kind of STORE_KINDS) {
         const event = new WireWriter();
         event.stringField(1, '3-2');
         event.varintField(3, 71);
+        event.varintField(4, 1);
         event.bytesField(169, Buffer.from([0x0a, 0x40, 0x61]));
         const records = recordStarts(good);
         const at = records[2 * 4 + 2]!;

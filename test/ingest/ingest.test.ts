@@ -444,7 +444,19 @@ for (const kind of STORE_KINDS) {
       [
         'an epoch past 64 bits',
         JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), '-9223372036854775809') }),
-        /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected a 64-bit integer, got "-9223372036854775809"$/m,
+        /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer from 0 to 9223372036854775807, got "-9223372036854775809"$/m,
+      ],
+      [
+        // A uint64: the wire cannot carry a negative one, and protobuf's JSON refuses it.
+        'a negative epoch',
+        JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), '-5') }),
+        /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer from 0 to 9223372036854775807, got "-5"$/m,
+      ],
+      [
+        // The data-node refuses an event of another version from its files and its socket alike.
+        'another version',
+        JSON.stringify({ id: '1-1', version: 2, ...setCreated(hex('01'), hex('02')) }),
+        /^error: line 2, event 1-1, field version: version 2: only version 1 is known$/m,
       ],
       [
         'a block height past 64 bits',

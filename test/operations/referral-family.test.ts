@@ -92,7 +92,7 @@ test('bad input is named, the same in both forms (family.md §10)', () => {
   ];
   for (const [e, field, reason] of cases) {
     const fromJson = () => decodeLine(JSON.stringify(e), 3);
-    const bytes = encodeBusEvent(e);
+    const bytes = encodeBusEvent({ version: 1, ...e });
     const fromBinary = () => decodeBusEvent(bytes, 0, bytes.length, { offset: 0 });
     for (const [form, decode] of [
       ['JSON', fromJson],

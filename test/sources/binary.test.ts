@@ -13,7 +13,7 @@ import { comparable, decodeAll } from '../helpers/binary-events.js';
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 
 /** Events in their JSON form covering every payload of our schema, defaults, optionals, negatives. */
-const JSON_EVENTS: Record<string, unknown>[] = [
+const JSON_EVENTS: Record<string, unknown>[] = (<Record<string, unknown>[]>[
   {
     id: '7-0',
     block: 'AB',
@@ -127,7 +127,7 @@ const JSON_EVENTS: Record<string, unknown>[] = [
     marketData: { market: hex(10), markPrice: '100', n: 3, flag: true, depth: [{ p: '1' }, { p: '2' }] },
   },
   { id: '7-15', type: 'BUS_EVENT_TYPE_END_BLOCK', endBlock: { height: '7' } },
-];
+]).map((e) => ({ version: 1, ...e }));
 const OTHERS = new Map([['marketData', { field: 111 }]]);
 
 test('events encoded with our schema decode to what their JSON form decodes to', () => {
@@ -205,6 +205,7 @@ test('unknown fields are skipped, in the envelope and in payloads', () => {
   const event = new WireWriter();
   event.stringField(1, '3-1');
   event.varintField(3, 70);
+  event.varintField(4, 1);
   event.stringField(77, 'a newer envelope field');
   event.bytesField(168, payload.finish());
   const bytes = event.finish();
@@ -245,7 +246,7 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
         }),
       ),
     ),
-    'byte 40, event 7-4, field refereeJoinedReferralSet.atEpoch: expected a 64-bit integer, got "18446744073709551615"',
+    'byte 40, event 7-4, field refereeJoinedReferralSet.atEpoch: expected an integer from 0 to 9223372036854775807, got "18446744073709551615"',
   );
   assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, type: 'BUS_EVENT_TYPE_TRANSFER' }))),
@@ -399,6 +400,7 @@ test('reward payouts read straight off the wire decode as the general path does,
     const w = new WireWriter();
     w.stringField(1, '9-1');
     w.varintField(3, 34);
+    w.varintField(4, 1);
     w.bytesField(134, p.finish());
     const bytes = w.finish();
     return outcome(() => decodeBusEvent(bytes, 0, bytes.length, { offset: 0 }));
@@ -460,7 +462,7 @@ test('reward payouts read straight off the wire decode as the general path does,
   );
 });
 
-test('the decoder gives consecutive skipped events of one block as one run: counted by type, split at a new height, chain or version, and handed out before a bad record', () => {
+test('the decoder gives consecutive skipped events of one block as one run: counted by type, split at a new height or chain, and handed out before a bad record', () => {
   const skipped = (id: string, type: string, extra: Record<string, unknown> = {}) =>
     encodeBusEvent({ id, type, version: 1, chainId: 'c', marketData: { market: hex(1) }, ...extra }, OTHERS);
   const events = [
@@ -471,12 +473,12 @@ test('the decoder gives consecutive skipped events of one block as one run: coun
     encodeBusEvent(JSON_EVENTS[3]!),
     skipped('7-4', 'BUS_EVENT_TYPE_MARKET_DATA'),
     skipped('7-5', 'BUS_EVENT_TYPE_MARKET_DATA', { chainId: 'd' }),
-    skipped('7-6', 'BUS_EVENT_TYPE_MARKET_DATA', { chainId: 'd', version: 2 }),
+    skipped('7-6', 'BUS_EVENT_TYPE_MARKET_DATA', { chainId: 'd' }),
     // 70 starts as 7 does: another height all the same.
-    skipped('70-1', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd', version: 2 }),
-    skipped('70-2', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd', version: 2 }),
+    skipped('70-1', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd' }),
+    skipped('70-2', 'BUS_EVENT_TYPE_ORDER', { chainId: 'd' }),
     // A type this build does not know.
-    skipped('70-3', 999 as unknown as string, { chainId: 'd', version: 2 }),
+    skipped('70-3', 999 as unknown as string, { chainId: 'd' }),
   ];
   const bytes = Buffer.concat(events.map((e, i) => eventRecord(BigInt(i), e)));
   const offsets = events.map((_, i) => events.slice(0, i).reduce((n, e) => n + e.length + 12, 0));
@@ -495,9 +497,8 @@ test('the decoder gives consecutive skipped events of one block as one run: coun
     ]),
     { ...decodeBusEvent(events[3]!, 0, events[3]!.length, { offset: offsets[3]!, file: 'f' }) },
     run('7-4', offsets[4]!, 'c', 1, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
-    run('7-5', offsets[5]!, 'd', 1, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
-    run('7-6', offsets[6]!, 'd', 2, [['BUS_EVENT_TYPE_MARKET_DATA', 1]]),
-    run('70-1', offsets[7]!, 'd', 2, [
+    run('7-5', offsets[5]!, 'd', 1, [['BUS_EVENT_TYPE_MARKET_DATA', 2]]),
+    run('70-1', offsets[7]!, 'd', 1, [
       ['BUS_EVENT_TYPE_ORDER', 2],
       ['999', 1],
     ]),
@@ -541,6 +542,16 @@ test('the decoder gives consecutive skipped events of one block as one run: coun
     inputError(() => [...cut.end()]),
     /^byte \d+: the record of \d+ bytes runs past the end of the input/,
   );
+  // An event of another version (2, or 0: absent) ends the run and is refused, as the data-node's file reader refuses it.
+  for (const version of [2, 0]) {
+    const other = Buffer.concat([eventRecord(0n, events[0]!), eventRecord(1n, skipped('5-2', 'BUS_EVENT_TYPE_ORDER', { version }))]);
+    const taken = new BinaryDecoder().push(other);
+    assert.equal((taken.next().value as DecodedEvent).body.kind, 'skippedRun');
+    assert.equal(
+      inputError(() => taken.next()),
+      `byte ${events[0]!.length + 12}, event 5-2, field version: version ${version}: only version 1 is known`,
+    );
+  }
 });
 
 test('lengths and varints past what protobuf allows are refused, not wrapped around', () => {
@@ -560,6 +571,7 @@ test('lengths and varints past what protobuf allows are refused, not wrapped aro
   const envelope = new WireWriter();
   envelope.stringField(1, '7-3');
   envelope.varintField(3, 70);
+  envelope.varintField(4, 1);
   const head = envelope.finish();
   const event = (length: bigint, rest: Buffer) => Buffer.concat([head, varint((168n << 3n) | 2n), varint(length), rest]);
   assert.equal(decode(event(BigInt(body.length), body)).body.kind, 'referralSetCreated');

@@ -5,7 +5,7 @@ import { heightOf } from '../event-id.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
 import { decodeRewardPayout } from './reward-payout.js';
-import { ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec } from './schema.js';
+import { BUS_EVENT_VERSION, ENVELOPE, PAYLOAD_BY_FIELD, type MessageSpec, versionRefused } from './schema.js';
 import { LEN, RepeatedString, VARINT, WireError, WireReader } from '../../lib/wire.js';
 
 /** A decoded binary BusEvent, with the envelope fields a live source checks (chain, version). */
@@ -85,6 +85,7 @@ export function decodeBusEvent(buf: Uint8Array, start: number, end: number, at: 
 
   if (id === undefined) throw new InputError(at, id, 'id', 'missing');
   const height = heightOf(id, at);
+  if (version !== BUS_EVENT_VERSION) throw new InputError(at, id, 'version', versionRefused(version));
   const payload = PAYLOAD_BY_FIELD.get(payloadField);
   if (payload === undefined) {
     return { id, height, at, chainId, version, body: skippedBody(type) };

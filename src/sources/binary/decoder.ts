@@ -2,6 +2,7 @@ import type { InputPosition } from '../input-error.js';
 import { heightOf } from '../event-id.js';
 import { decodeBusEvent, isOurPayload, scanEnvelope, scanned, type BinaryEvent } from './decode-event.js';
 import { EventRecordReader } from './records.js';
+import { BUS_EVENT_VERSION } from './schema.js';
 import { TypeTally } from './type-tally.js';
 import { ascii } from '../../lib/wire.js';
 
@@ -70,7 +71,8 @@ export class RecordScanner {
         throw err;
       }
       if (!more) break;
-      if (scanEnvelope(r.buf, r.eventStart, r.eventEnd) && !isOurPayload(scanned.payloadField)) {
+      // An event of another version is decoded, which refuses it by name.
+      if (scanEnvelope(r.buf, r.eventStart, r.eventEnd) && scanned.version === BUS_EVENT_VERSION && !isOurPayload(scanned.payloadField)) {
         if (run.open && run.continues(r.buf)) {
           run.add(scanned.type);
           continue;
@@ -108,7 +110,6 @@ class RunTally {
   private height = 0n;
   private at: InputPosition = { offset: 0 };
   private chainId = '';
-  private version = 0;
   private readonly tally = new TypeTally();
 
   /** Starts a run at the event just scanned (scanned holds its envelope). */
@@ -118,17 +119,16 @@ class RunTally {
     this.height = heightOf(this.id, at);
     this.at = at;
     this.chainId = scanned.chainId;
-    this.version = scanned.version;
     this.add(scanned.type);
   }
 
-  /** Whether the event just scanned belongs to this run: the same height (its id's prefix), chain and version. */
+  /** Whether the event just scanned belongs to this run: the same height (its id's prefix) and chain (its version is 1, as every run's). */
   continues(buf: Uint8Array): boolean {
     const { idStart, dash } = scanned;
     const id = this.id;
     if (dash - idStart >= id.length || id.charCodeAt(dash - idStart) !== 45) return false;
     for (let i = idStart; i < dash; i++) if (buf[i] !== id.charCodeAt(i - idStart)) return false;
-    return scanned.chainId === this.chainId && scanned.version === this.version;
+    return scanned.chainId === this.chainId;
   }
 
   add(type: number): void {
@@ -144,7 +144,7 @@ class RunTally {
       height: this.height,
       at: this.at,
       chainId: this.chainId,
-      version: this.version,
+      version: BUS_EVENT_VERSION,
       body: { kind: 'skippedRun', counts, events },
     };
   }

@@ -82,6 +82,12 @@ const PARTY_AMOUNT: MessageSpec = { 1: string('party'), 2: string('amount'), 3: 
 /** The BusEvent envelope's fields before its `oneof event`. */
 export const ENVELOPE = { id: 1, block: 2, type: 3, version: 4, chainId: 5, txHash: 6 } as const;
 
+/** The only BusEvent version there is: the data-node refuses an event of another (from a file or its socket alike). */
+export const BUS_EVENT_VERSION = 1;
+
+/** Why an event of another version is refused. */
+export const versionRefused = (version: unknown) => `version ${version}: only version ${BUS_EVENT_VERSION} is known`;
+
 /**
  * The oneof payloads read: field number, BusEventType value, fields. timeUpdate's number (101)
  * and field are those a real network's event file carries (the one test/vega-data reads); it gives

@@ -4,6 +4,7 @@ import { heightOf } from '../event-id.js';
 import { Fields, isObject, type Fail } from '../fields.js';
 import { InputError, type InputPosition } from '../input-error.js';
 import { decodePayload } from '../payload.js';
+import { BUS_EVENT_VERSION, versionRefused } from '../binary/schema.js';
 import { parseJsonLine } from './json-line.js';
 
 const ENVELOPE_KEYS = new Set(['id', 'block', 'type', 'version', 'chainId', 'txHash']);
@@ -39,6 +40,10 @@ function decodeEvent(raw: Record<string, unknown>, at: InputPosition): DecodedEv
   };
   if (id === undefined) fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(raw.id)}`);
   const height = heightOf(id, at);
+  // Absent is taken as 1: JSON written by hand or by tools may leave the envelope's version out.
+  if (raw.version !== undefined && raw.version !== BUS_EVENT_VERSION && raw.version !== String(BUS_EVENT_VERSION)) {
+    fail('version', versionRefused(JSON.stringify(raw.version)));
+  }
 
   const payloadKeys = Object.keys(raw).filter((k) => !ENVELOPE_KEYS.has(k));
   if (payloadKeys.length > 1) fail(payloadKeys.join(','), 'more than one payload');

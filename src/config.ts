@@ -143,7 +143,7 @@ export const SETTINGS = {
     flag: 'chain-id',
     env: 'EPOCHVIEW_CHAIN_ID',
     kind: 'string',
-    help: 'serve --broker-listen: refuse events of another chain; unset: take the chain the core sends',
+    help: "serve --broker-listen: refuse events of another chain, before they are buffered; unset: the store's chain (the first it was given, kept), which ingestion enforces",
   },
   requestTimeoutMs: {
     flag: 'request-timeout-ms',

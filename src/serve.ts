@@ -324,7 +324,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       await app.close();
       await store.close();
       // As for the HTTP port: a port taken is no usage error (exit 1, not 2 with the help).
-      throw new Error(`gRPC (--grpc-port): cannot listen on ${settings.grpcHost ?? settings.host}:${settings.grpcPort}: ${(err as Error).message}`);
+      throw new Error(
+        `gRPC (--grpc-port): cannot listen on ${settings.grpcHost ?? settings.host}:${settings.grpcPort}: ${(err as Error).message}`,
+      );
     }
     logger.info({ address: grpc.address }, 'gRPC listening');
   }

@@ -7,6 +7,8 @@ export interface Block {
   /** Unix ns; from beginBlock, else from a timeUpdate, else the previous block's. */
   time: bigint;
   hash: string;
+  /** Its events' chain id; when they name none, the previous block's ('' when no event has named one). */
+  chainId: string;
   events: ChainEvent[];
   /** Skipped event types and how often they occurred in this block. */
   skipped: Map<string, number>;
@@ -27,10 +29,37 @@ const NO_BLOCKS: readonly Block[] = Object.freeze([]);
 export class BlockAssembler {
   private current: (Block & { marked: boolean }) | undefined;
   private lastTime = 0n;
+  private lastChain = '';
   /** A beginBlock has been read since the input began: every event must then be inside a block. */
   private markers = false;
 
   push(e: DecodedEvent): readonly Block[] {
+    // An endBlock belongs to the block it closes; any other event to the block it is put in.
+    if (e.body.kind === 'endBlock') {
+      this.noteChain(e);
+      return this.take(e);
+    }
+    const done = this.take(e);
+    this.noteChain(e);
+    return done;
+  }
+
+  /** The open block's chain is its first event's that names one; an event naming another stops the input. */
+  private noteChain(e: DecodedEvent): void {
+    const chainId = e.chainId;
+    const block = this.current;
+    if (!chainId || !block || chainId === block.chainId) return;
+    if (block.chainId !== '')
+      throw new InputError(
+        e.at,
+        e.id,
+        'chainId',
+        `chain ${JSON.stringify(chainId)} inside block ${block.height} of chain ${JSON.stringify(block.chainId)}`,
+      );
+    block.chainId = chainId;
+  }
+
+  private take(e: DecodedEvent): readonly Block[] {
     const body = e.body;
     const cur = this.current;
     if (body.kind === 'beginBlock') {
@@ -111,13 +140,15 @@ export class BlockAssembler {
   }
 
   private open(height: bigint, start: InputPosition, marked: boolean, time: bigint | undefined, hash: string) {
-    return { height, time: time ?? this.lastTime, hash, events: [], skipped: new Map(), start, marked };
+    return { height, time: time ?? this.lastTime, hash, chainId: '', events: [], skipped: new Map(), start, marked };
   }
 
   private finish(): Block {
     const { marked: _marked, ...block } = this.current!;
     this.current = undefined;
     this.lastTime = block.time;
+    if (block.chainId === '') block.chainId = this.lastChain;
+    this.lastChain = block.chainId;
     return block;
   }
 }

@@ -104,8 +104,13 @@ function countEvents(blocks: readonly Block[]): Map<string, number> {
 }
 
 export async function readCheckpoint(store: Store): Promise<bigint | null> {
-  const rows = await store.query<{ height: string }>('SELECT height::text FROM chain_head');
-  return rows[0] ? BigInt(rows[0].height) : null;
+  return (await readHead(store)).height;
+}
+
+/** The last applied block's height and the store's chain ('' until an input names one). */
+async function readHead(store: Store): Promise<{ height: bigint | null; chainId: string }> {
+  const rows = await store.query<{ height: string; chain_id: string | null }>('SELECT height::text, chain_id FROM chain_head');
+  return { height: rows[0] ? BigInt(rows[0].height) : null, chainId: rows[0]?.chain_id ?? '' };
 }
 
 /**
@@ -141,6 +146,8 @@ export class Ingester {
   private constructor(
     private readonly store: Store,
     private checkpoint: bigint | null,
+    /** The store's chain, or the first the input named ('' while none is known). */
+    private chainId: string,
     private readonly opts: IngestOptions,
   ) {
     this.batchEvents = opts.batchEvents ?? 50_000;
@@ -149,7 +156,8 @@ export class Ingester {
 
   /** An ingester continuing after the store's checkpoint. */
   static async open(store: Store, opts: IngestOptions = {}): Promise<Ingester> {
-    return new Ingester(store, await readCheckpoint(store), opts);
+    const head = await readHead(store);
+    return new Ingester(store, head.height, head.chainId, opts);
   }
 
   /**
@@ -350,6 +358,18 @@ export class Ingester {
   }
 
   private accept(block: Block): void {
+    // Before the checkpoint is compared: another chain's heights start again from 1, and would
+    // be skipped as applied, then mixed with this chain's above the head.
+    if (block.chainId !== this.chainId && block.chainId !== '') {
+      if (this.chainId !== '')
+        throw new InputError(
+          block.start,
+          undefined,
+          'chainId',
+          `block ${block.height} is of chain ${JSON.stringify(block.chainId)}, the store's is ${JSON.stringify(this.chainId)}: a store holds one chain (give another a store of its own)`,
+        );
+      this.chainId = block.chainId;
+    }
     if (this.checkpoint !== null && block.height <= this.checkpoint) {
       this.summary.blocksSkipped++;
       return;

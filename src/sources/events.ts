@@ -135,6 +135,8 @@ export interface DecodedEvent {
   body: ChainEvent | BlockMarker | { kind: 'skipped'; type: string } | SkippedRun;
   /** timeUpdate timestamp, used as block time when a block has no beginBlock. */
   timeUpdate?: bigint;
+  /** The envelope's chain id; '' or absent when it says none (the JSON form may leave it out). */
+  chainId?: string;
 }
 
 /**

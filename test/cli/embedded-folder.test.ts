@@ -63,7 +63,19 @@ test('serve on a port already taken: exit 1 at once, and the folder given back',
     assert.equal(res.code, 1, res.stderr);
     assert.match(res.stderr, /^error: listen EADDRINUSE: address already in use/m);
     // The gRPC port taken: the same (it was a usage error, exit 2 with the help).
-    const grpc = await runCli(['serve', '--data-dir', dir, '--demo-on-empty', 'false', '--host', '127.0.0.1', '--port', '0', '--grpc-port', String(port)]);
+    const grpc = await runCli([
+      'serve',
+      '--data-dir',
+      dir,
+      '--demo-on-empty',
+      'false',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--grpc-port',
+      String(port),
+    ]);
     assert.equal(grpc.code, 1, grpc.stderr);
     assert.match(grpc.stderr, new RegExp(`^error: gRPC \\(--grpc-port\\): cannot listen on 127\\.0\\.0\\.1:${port}: .+$`, 'm'));
     assert.doesNotMatch(grpc.stderr, /usage:/);

@@ -77,3 +77,34 @@ test('values from the chain: an empty id is missing, numbers have at most 100 di
   const [ok] = decodeLine(JSON.stringify({ id: '1-1', ...payout('1', hex('ad'), '9'.repeat(100)) }), 2);
   assert.equal(ok!.body.kind === 'rewardPayout' && ok!.body.amount, BigInt('9'.repeat(100)));
 });
+
+test("a block's chain is the chain its events name; a block naming two is refused; one naming none is the previous block's", () => {
+  const chains = (lines: string[]) => {
+    const assembler = new BlockAssembler();
+    const out: string[] = [];
+    for (const [i, line] of lines.entries())
+      for (const e of decodeLine(line, i + 1)) for (const b of assembler.push(e)) out.push(`${b.height} ${b.chainId}`);
+    return out;
+  };
+  const on = (chainId: string | undefined, lines: string[]) =>
+    lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), ...(chainId === undefined ? {} : { chainId }) }));
+  assert.deepEqual(chains([...on('a', block(1, '01')), ...on(undefined, block(2, '02')), ...on('a', block(3, '03'))]), [
+    '1 a',
+    '2 a',
+    '3 a',
+  ]);
+  assert.deepEqual(chains(on(undefined, block(1, '01'))), ['1 ']);
+  // Markers naming no chain take the chain of the events inside.
+  const b = block(1, '01');
+  assert.deepEqual(chains([b[0]!, ...on('a', [b[1]!]), b[2]!]), ['1 a']);
+  // Two chains inside one block, the endBlock's included.
+  assert.throws(() => chains([...on('a', b.slice(0, 2)), ...on('b', [b[2]!])]), {
+    message: 'line 3, event 1-2, field chainId: chain "b" inside block 1 of chain "a"',
+  });
+  assert.throws(() => chains([...on('a', b.slice(0, 1)), ...on('b', [b[1]!])]), {
+    message: 'line 2, event 1-1, field chainId: chain "b" inside block 1 of chain "a"',
+  });
+  assert.throws(() => chains(on(undefined, [JSON.stringify({ ...(JSON.parse(b[0]!) as object), chainId: 7 })])), {
+    message: 'line 1, event 1-0, field chainId: expected a string, got number',
+  });
+});

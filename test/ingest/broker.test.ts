@@ -260,26 +260,29 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('a height gap, another chain and another version are refused: a clear error in the log and /readyz, nothing after it applied', {
-      timeout: 180_000,
+    test("a height gap, another chain (configured, or the store's) and another version are refused: a clear error in the log and /readyz, nothing after it applied", {
+      timeout: 240_000,
     }, async () => {
-      for (const bad of ['gap', 'chain', 'version'] as const) {
+      for (const bad of ['gap', 'chain', 'version', 'store chain'] as const) {
         const ts = await createTestStore(kind);
-        const { serve, port } = await serveBroker([...ts.args, '--chain-id', CHAIN], join(tmp, `buffer-${kind}-3-${bad}`));
+        // Without --chain-id, the chain of the first blocks is the store's.
+        const chainArgs = bad === 'store chain' ? [] : ['--chain-id', CHAIN];
+        const { serve, port } = await serveBroker([...ts.args, ...chainArgs], join(tmp, `buffer-${kind}-3-${bad.replace(' ', '-')}`));
         try {
           const core = new Core(port);
           const after =
             bad === 'gap'
               ? blocks(4, 5)
-              : blocks(3, 4).map((e) => (bad === 'chain' ? { ...e, chainId: 'other-chain' } : { ...e, version: 2 }));
+              : blocks(3, 4).map((e) => (bad === 'version' ? { ...e, version: 2 } : { ...e, chainId: 'other-chain' }));
           await core.send(eventFile([...blocks(1, 2), ...after]));
           await eventually('the refusal', async () => (await readyz(serve.url)).source.state === 'stopped');
           const ready = await readyz(serve.url);
-          const file = join(tmp, `buffer-${kind}-3-${bad}`, '000000000001.bevt');
+          const file = join(tmp, `buffer-${kind}-3-${bad.replace(' ', '-')}`, '000000000001.bevt');
           const why = {
             gap: 'field height: block 4 follows block 2: a height gap (blocks 3 to 3 are missing)',
             chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
             version: 'event 3-0, field version: version 2: only version 1 is known',
+            'store chain': `field chainId: block 3 is of chain "other-chain", the store's is "${CHAIN}": a store holds one chain (give another a store of its own)`,
           }[bad];
           assert.match(ready.source.error!, new RegExp(`^refused: ${escapeRegExp(file)}: byte \\d+, ${escapeRegExp(why)}$`));
           assert.equal(ready.blockHeight, '2');

@@ -107,6 +107,33 @@ for (const kind of STORE_KINDS) {
       assert.equal(d.referral_sets!.filter((r) => !r.split('|')[2]!.endsWith('000')).length, 0);
     });
 
+    test("a store holds one chain: another chain's input is refused before any of it is skipped or applied", async () => {
+      const s = await fresh();
+      assert.equal((await ingest(s, `${FIXTURES}teams.ndjson`)).code, 0);
+      const before = await dumpStore(s);
+      const chain = async () => (await inspect(s, 'SELECT chain_id FROM chain_head')).values[0];
+      assert.equal(await chain(), 'vega-mainnet-0011');
+      // A network started again from height 1 under another id: its blocks are at or below the
+      // head, and were skipped as applied (exit 0), then mixed with the old chain's above it.
+      const other = readFileSync(`${FIXTURES}teams.ndjson`, 'utf8').replaceAll(
+        '"chainId":"vega-mainnet-0011"',
+        '"chainId":"vega-testnet-0002"',
+      );
+      const res = await ingest(s, '-', other);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(
+        res.stderr,
+        /^error: line 1, field chainId: block \d+ is of chain "vega-testnet-0002", the store's is "vega-mainnet-0011": a store holds one chain \(give another a store of its own\)$/m,
+      );
+      assert.deepEqual(await dumpStore(s), before);
+      assert.equal(await chain(), 'vega-mainnet-0011');
+      // Events that name no chain are taken as the store's; the same chain again is skipped as applied.
+      const unnamed = readFileSync(`${FIXTURES}teams.ndjson`, 'utf8').replaceAll(',"chainId":"vega-mainnet-0011"', '');
+      const again = await ingest(s, '-', unnamed);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /ingested 0 blocks \(\d+ already applied, skipped\)/);
+    });
+
     test('team-stats fixture: rows, memberships, game scopes, ended epoch', async () => {
       const s = await fresh();
       const res = await ingest(s, `${FIXTURES}team-stats.ndjson`);

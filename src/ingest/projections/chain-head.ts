@@ -3,8 +3,8 @@ import type { Block } from '../blocks.js';
 import type { EventHandlers, Projection } from './projection.js';
 
 /**
- * The chain head: the last applied block (the ingestion checkpoint) and the highest epoch seen
- * ending or carrying team statistics (chain_head, one row). Written in the batch's transaction, so
+ * The chain head: the last applied block (the ingestion checkpoint), the highest epoch seen
+ * ending or carrying team statistics, and the chain's id (chain_head, one row). Written in the batch's transaction, so
  * the checkpoint commits with the blocks it covers.
  */
 export class ChainHead implements Projection {
@@ -26,12 +26,14 @@ export class ChainHead implements Projection {
 
   async write(tx: Queryable, last: Block): Promise<void> {
     await tx.query(
-      `INSERT INTO chain_head AS h (singleton, height, block_time, block_hash, last_ended_epoch)
-       VALUES (true, $1, $2, $3, $4::bigint)
+      `INSERT INTO chain_head AS h (singleton, height, block_time, block_hash, last_ended_epoch, chain_id)
+       VALUES (true, $1, $2, $3, $4::bigint, nullif($5, ''))
        ON CONFLICT (singleton) DO UPDATE SET height = excluded.height, block_time = excluded.block_time,
          block_hash = excluded.block_hash,
-         last_ended_epoch = greatest(h.last_ended_epoch, excluded.last_ended_epoch)`,
-      [String(last.height), String(last.time), last.hash, this.lastEndedEpoch === null ? null : String(this.lastEndedEpoch)],
+         last_ended_epoch = greatest(h.last_ended_epoch, excluded.last_ended_epoch),
+         -- Set once: ingestion refuses blocks of another chain (Ingester).
+         chain_id = coalesce(h.chain_id, excluded.chain_id)`,
+      [String(last.height), String(last.time), last.hash, this.lastEndedEpoch === null ? null : String(this.lastEndedEpoch), last.chainId],
     );
   }
 }

@@ -40,6 +40,8 @@ function decodeEvent(raw: Record<string, unknown>, at: InputPosition): DecodedEv
   };
   if (id === undefined) fail('id', `expected "<block height>-<sequence>", got ${JSON.stringify(raw.id)}`);
   const height = heightOf(id, at);
+  const chainId = raw.chainId ?? '';
+  if (typeof chainId !== 'string') fail('chainId', `expected a string, got ${typeof chainId}`);
   // Absent is taken as 1: JSON written by hand or by tools may leave the envelope's version out.
   if (raw.version !== undefined && raw.version !== BUS_EVENT_VERSION && raw.version !== String(BUS_EVENT_VERSION)) {
     fail('version', versionRefused(JSON.stringify(raw.version)));
@@ -51,7 +53,7 @@ function decodeEvent(raw: Record<string, unknown>, at: InputPosition): DecodedEv
   // A type this build does not know (a newer chain) is not an error: the event is skipped.
   const knownType = raw.type === undefined ? undefined : enumName(BUS_EVENT_TYPE, raw.type);
   const typeName = knownType ?? (raw.type === undefined ? undefined : String(raw.type));
-  if (key === undefined) return { id, height, at, body: { kind: 'skipped', type: typeName ?? 'BUS_EVENT_TYPE_UNSPECIFIED' } };
+  if (key === undefined) return { id, height, at, chainId, body: { kind: 'skipped', type: typeName ?? 'BUS_EVENT_TYPE_UNSPECIFIED' } };
 
   const expected = (PAYLOAD_TYPES as Record<string, string | undefined>)[key];
   if (expected !== undefined && knownType !== undefined && knownType !== expected) {
@@ -61,8 +63,8 @@ function decodeEvent(raw: Record<string, unknown>, at: InputPosition): DecodedEv
   if (!isObject(payload)) fail(key, `expected an object, got ${JSON.stringify(payload)}`);
   const fields = new Fields(payload, key, fail);
   if (key === 'timeUpdate') {
-    return { id, height, at, body: { kind: 'skipped', type: expected! }, timeUpdate: fields.int('timestamp') };
+    return { id, height, at, chainId, body: { kind: 'skipped', type: expected! }, timeUpdate: fields.int('timestamp') };
   }
   const body = decodePayload(key, fields, fail);
-  return { id, height, at, body: body ?? { kind: 'skipped', type: typeName ?? key } };
+  return { id, height, at, chainId, body: body ?? { kind: 'skipped', type: typeName ?? key } };
 }

@@ -9,7 +9,7 @@ import { superviseWriter, WriterSession, type WriterWork } from './db/writer-loc
 import { ROUTES } from './http/routes.js';
 import { settingError } from './config.js';
 import { demoChain } from './demo/chain.js';
-import { clientRateLimit, type Limits, parseTrustProxy, type TrustProxy } from './http/limits.js';
+import { clientRateLimit, forwardedClient, type Limits, parseTrustProxy, type TrustProxy } from './http/limits.js';
 import { buildServer, type ClusterMember, type Startup } from './http/server.js';
 import { BrokerSource } from './ingest/broker.js';
 import { FileFollower, type FollowStatus } from './ingest/follow.js';
@@ -301,6 +301,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           maxFilterValues: settings.maxFilterValues,
           // One count per client with the API routes' requests.
           rateLimit: clientRateLimit(app, limits),
+          clientAddress: forwardedClient(trustProxy),
           waitingFor: () => gate.waitingFor(),
           logger: logger.child({ component: 'grpc' }),
           worker: role?.member.worker,

@@ -65,6 +65,8 @@ export interface GrpcOptions {
   maxFilterValues: number;
   /** The rate limit, counted with REST's per client address (none when absent): see clientRateLimit. */
   rateLimit?: ((address: string) => Promise<ApiError | undefined>) | undefined;
+  /** The client's address from the peer's and X-Forwarded-For (--trust-proxy: see forwardedClient); default the peer's. */
+  clientAddress?: (peer: string, forwardedFor: string | undefined) => string;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
   /** Unexpected failures and warnings, as the REST door logs them. */
@@ -93,11 +95,12 @@ function errorStatus(err: ApiError): { code: number; details: string; metadata?:
   return { code: err.code, details: err.message, metadata };
 }
 
-/** The client's address (grpc-js names the peer `address:port`), as HTTP's request.ip names it. */
-function peerAddress(call: ServerUnaryCall<Buffer, Uint8Array>): string {
+/** The peer's address (grpc-js names the peer `address:port`), as HTTP's socket names it, and the X-Forwarded-For it sent. */
+function peerOf(call: ServerUnaryCall<Buffer, Uint8Array>): [string, string | undefined] {
   const peer = call.getPeer();
   const colon = peer.lastIndexOf(':');
-  return colon > 0 ? peer.slice(0, colon) : peer;
+  const forwarded = call.metadata.get('x-forwarded-for');
+  return [colon > 0 ? peer.slice(0, colon) : peer, forwarded.length === 0 ? undefined : forwarded.join(', ')];
 }
 
 /** ms until the answer is due: the request timeout or the client's deadline, whichever comes first (Infinity: none). */
@@ -159,7 +162,8 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
       let code: number = Status.OK;
       try {
         if (opts.rateLimit) {
-          const limited = await opts.rateLimit(peerAddress(call));
+          const [peer, forwardedFor] = peerOf(call);
+          const limited = await opts.rateLimit(opts.clientAddress?.(peer, forwardedFor) ?? peer);
           if (limited) throw limited;
         }
         if (opts.waitingFor() !== undefined) throw unavailable();

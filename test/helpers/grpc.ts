@@ -115,7 +115,7 @@ export function rawClient(address: string, options: Record<string, number> = {})
 }
 
 /** Calls `path` with `request` bytes (deadline in ms from now, optional). */
-export function rawCall(client: Client, path: string, request: Buffer, deadlineMs?: number): Promise<RawCall> {
+export function rawCall(client: Client, path: string, request: Buffer, deadlineMs?: number, metadata = new Metadata()): Promise<RawCall> {
   return new Promise((resolve) => {
     let headers: Metadata | undefined;
     const call = client.makeUnaryRequest(
@@ -123,7 +123,7 @@ export function rawCall(client: Client, path: string, request: Buffer, deadlineM
       bytes,
       bytes,
       request,
-      new Metadata(),
+      metadata,
       deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs },
       (error, response) => resolve({ error: error ?? null, response, headers }),
     );

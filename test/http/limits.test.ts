@@ -10,6 +10,7 @@ import { startServe } from '../helpers/serve.js';
 import type { ErrorBody } from '../helpers/bodies.js';
 import { postGraphql } from '../helpers/graphql.js';
 import { encode, grpcAddress, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
+import { Metadata } from '@grpc/grpc-js';
 import { get, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
@@ -290,9 +291,17 @@ for (const kind of STORE_KINDS) {
         const over = await summaries([]);
         assert.equal(over.error?.code, status.RESOURCE_EXHAUSTED);
         assert.match(over.error!.details, /^Resource exhausted error: more than 4 requests in 5000 ms from this client, retry in [1-5] s$/);
-        grpc.close();
         // The trusted proxy (this test) forwards another client: counted apart.
         assert.equal((await get(`${serve.url}${SETS}`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status, 200);
+        // gRPC through the proxy (nginx's grpc_pass and Envoy send X-Forwarded-For) names the
+        // client the same way: counted with its REST requests, apart from the proxy's own.
+        const forwarded = new Metadata();
+        forwarded.set('x-forwarded-for', '198.51.100.7');
+        const viaProxy = () =>
+          rawCall(grpc, `/${SERVICE}/ListEpochRewardSummaries`, encode('ListEpochRewardSummariesRequest', {}), undefined, forwarded);
+        for (let i = 0; i < 3; i++) assert.equal((await viaProxy()).error, null, `forwarded call ${i + 2} of 4`);
+        assert.equal((await viaProxy()).error?.code, status.RESOURCE_EXHAUSTED);
+        grpc.close();
       } finally {
         assert.equal(await serve.stop(), 0);
       }

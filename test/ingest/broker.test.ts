@@ -263,7 +263,9 @@ for (const kind of STORE_KINDS) {
     test("a height gap, another chain (configured, or the store's) and another version are refused: a clear error in the log and /readyz, nothing after it applied", {
       timeout: 240_000,
     }, async () => {
-      for (const bad of ['gap', 'chain', 'version', 'store chain'] as const) {
+      // The store's chain is the applier's check (Ingester), the same on both stores: on one of them.
+      const cases = ['gap', 'chain', 'version', ...(kind === STORE_KINDS.at(-1) ? (['store chain'] as const) : [])] as const;
+      for (const bad of cases) {
         const ts = await createTestStore(kind);
         // Without --chain-id, the chain of the first blocks is the store's.
         const chainArgs = bad === 'store chain' ? [] : ['--chain-id', CHAIN];

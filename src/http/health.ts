@@ -8,15 +8,17 @@ import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
 interface Head {
   height: string | null;
   block_time: string | null;
+  chain_id: string | null;
 }
 
-const HEAD_SQL = 'SELECT (SELECT height::text FROM chain_head) AS height, (SELECT block_time::text FROM chain_head) AS block_time';
+const HEAD_SQL =
+  'SELECT (SELECT height::text FROM chain_head) AS height, (SELECT block_time::text FROM chain_head) AS block_time, (SELECT chain_id FROM chain_head) AS chain_id';
 
 /**
  * Probes for an orchestrator. /healthz: the process answers (liveness; never touches the
  * store). /readyz: the store answers too (readiness), with the last block applied and, on a
  * PostgreSQL server, whether it is the primary or a hot standby and how far a standby's replay
- * is behind; 503 with the contract's "Unavailable error" body while the service is starting
+ * is behind, and the chain the store holds (null until an input named one); 503 with the contract's "Unavailable error" body while the service is starting
  * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
  * request timeout). A ready answer also reports the source of events when there is one (`source()`,
  * the broker socket or the followed file, with its state and error): a stopped source leaves the
@@ -50,6 +52,7 @@ export function registerHealth(
       const head = {
         blockHeight: row?.height ?? null,
         blockTime: row?.block_time ?? null,
+        chainId: row?.chain_id ?? null,
         ...(source ? { source: source() } : {}),
         ...(graphqlUpstream ? { graphqlUpstream: graphqlUpstream() } : {}),
       };

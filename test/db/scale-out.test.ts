@@ -221,7 +221,7 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
 
   test('/readyz and /metrics say primary or standby, and the replay lag', async () => {
     const ready = (await get(`${onStandby.url}/readyz`)).body as Record<string, unknown>;
-    assert.deepEqual(Object.keys(ready), ['status', 'store', 'role', 'replayLagBytes', 'blockHeight', 'blockTime']);
+    assert.deepEqual(Object.keys(ready), ['status', 'store', 'role', 'replayLagBytes', 'blockHeight', 'blockTime', 'chainId']);
     assert.equal(ready.role, 'standby');
     assert.equal(typeof ready.replayLagBytes, 'number');
     assert.ok((ready.replayLagBytes as number) >= 0);
@@ -231,6 +231,7 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
       'role',
       'blockHeight',
       'blockTime',
+      'chainId',
     ]);
     const metrics = (await get(`${onStandby.url}/metrics`)).text;
     assert.equal(sample(metrics, 'epochview_store_role{role="standby"}'), 1);

@@ -65,6 +65,7 @@ test('PostgreSQL stopped and started again: 503 while down, recovery without a r
       role: 'primary',
       blockHeight: '12',
       blockTime: expectBlockTime(after),
+      chainId: null,
       source: { kind: 'file', path: file, state: 'caught-up' },
     });
     assert.equal(serve.child.exitCode, null, 'the same process throughout');

@@ -19,7 +19,14 @@ for (const kind of STORE_KINDS) {
       assert.equal(ready.status, 200);
       // A PostgreSQL server says which it is (a hot standby also its replay lag: test/db/scale-out.test.ts).
       const role = kind === 'postgres' ? { role: 'primary' } : {};
-      assert.deepEqual(ready.body, { status: 'ready', store: kind, ...role, blockHeight: '5121', blockTime: '1709252110000000000' });
+      assert.deepEqual(ready.body, {
+        status: 'ready',
+        store: kind,
+        ...role,
+        blockHeight: '5121',
+        blockTime: '1709252110000000000',
+        chainId: 'vega-mainnet-0011',
+      });
       assert.equal(
         ready.text.slice(0, 40),
         kind === 'postgres' ? '{"status":"ready","store":"postgres","ro' : '{"status":"ready","store":"pglite","bloc',
@@ -40,6 +47,7 @@ for (const kind of STORE_KINDS) {
           ...(kind === 'postgres' ? { role: 'primary' } : {}),
           blockHeight: null,
           blockTime: null,
+          chainId: null,
         });
       } finally {
         await srv.close();

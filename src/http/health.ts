@@ -11,8 +11,10 @@ interface Head {
   chain_id: string | null;
 }
 
-const HEAD_SQL =
-  'SELECT (SELECT height::text FROM chain_head) AS height, (SELECT block_time::text FROM chain_head) AS block_time, (SELECT chain_id FROM chain_head) AS chain_id';
+/** The head's columns, and `more` after them: one row, of nulls on an empty store (chain_head read once). */
+const headSql = (more = '') =>
+  `SELECT h.height::text AS height, h.block_time::text AS block_time, h.chain_id${more}
+     FROM (SELECT) AS one LEFT JOIN chain_head AS h ON true`;
 
 /**
  * Probes for an orchestrator. /healthz: the process answers (liveness; never touches the
@@ -37,7 +39,7 @@ export function registerHealth(
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
 
-  const sql = store.kind === 'postgres' ? `${HEAD_SQL}, ${ROLE_COLUMNS}` : HEAD_SQL;
+  const sql = headSql(store.kind === 'postgres' ? `, ${ROLE_COLUMNS}` : '');
   app.get('/readyz', { config: { operation: 'readyz' } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const notReady = (why: string) => {

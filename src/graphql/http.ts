@@ -4,8 +4,7 @@ import { hash } from 'node:crypto';
 import { type GraphQLSchema, printSchema } from 'graphql';
 import type { ApiAnswers, ApiReply, RequestLogger } from '../http/api-answer.js';
 import { gzipAsync } from '../http/compression.js';
-import { answerReply, loggedFailure, notModifiedReply } from '../http/api-answer.js';
-import { entityTag, notModified, notModifiedUnread, noteAnswered } from '../http/http-caching.js';
+import { answerReply, loggedFailure, notModifiedUnread, validated } from '../http/api-answer.js';
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
@@ -179,15 +178,13 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     if ('status' in prepared) return { reply: await replyOf(prepared.status, prepared.body, null, headers), operation: undefined };
     const operation = labels.of(prepared.operation.name?.value);
     const sources = sourcesOf(prepared.asked);
-    // A GET of our fields only: its tag (else undefined: the upstream's fields are not ours to validate).
-    const tagScope = get && sources ? schemaHashOf(prepared.schema) : undefined;
-    const revalidating = get !== undefined && tagScope !== undefined && headers['if-none-match'] !== undefined;
-    if (revalidating && sources) {
-      // Before executing, when the URL is one this process answered without errors (http-caching.ts).
-      const stamp = a.cache.stamp(sources);
-      const tag = stamp === undefined ? undefined : entityTag(tagScope, stamp, headers);
-      if (tag !== undefined && notModifiedUnread(get.url, headers, tag))
-        return { reply: notModifiedReply(tag, a.cache.currentHead), operation };
+    // A GET of our fields only is tagged (an upstream's fields are not ours to validate), its
+    // scope the schema's hash.
+    const tagged = get && sources ? { url: get.url, sources, scope: schemaHashOf(prepared.schema) } : undefined;
+    if (tagged) {
+      // Before executing.
+      const unread = notModifiedUnread(a, tagged.sources, tagged.scope, tagged.url, headers);
+      if (unread) return { reply: unread, operation };
     }
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
@@ -210,7 +207,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };
       if (executed.readAt !== undefined) done.readAt = executed.readAt;
       if (executed.failed) throw new FailedAnswer(done);
-      if (get) noteAnswered(get.url);
+      if (get) a.answered.note(get.url);
       return done;
     };
     let done: Answer;
@@ -222,12 +219,11 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       done = err.answer;
       failed = true;
     }
-    const stamp = tagScope !== undefined && sources && !failed ? a.cache.stampOfAnswer(sources, done) : undefined;
-    const tag = stamp === undefined ? undefined : entityTag(tagScope!, stamp, headers);
-    if (revalidating && tag !== undefined) {
-      // Made for a POST or by another process, or forgotten: known now.
-      noteAnswered(get.url);
-      if (notModified(headers, tag)) return { reply: notModifiedReply(tag, done.head), operation };
+    let tag: string | undefined;
+    if (tagged && !failed) {
+      const v = validated(a, tagged.sources, tagged.scope, tagged.url, headers, done);
+      if (v.notModified) return { reply: v.notModified, operation };
+      tag = v.tag;
     }
     return { reply: await replyOf(200, done.body, done.head, headers, tag), operation };
   }

@@ -8,13 +8,14 @@ import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { answerBodies } from '../lib/body-pool.js';
 import { sendsGzip } from './compression.js';
-import { cacheHeaders, entityTag, NO_STORE, notModified, notModifiedUnread, noteAnswered } from './http-caching.js';
+import { type AnsweredUrls, cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
 import type { Until } from '../db/store.js';
 import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
 import type { Limits } from './limits.js';
 import { runOperation } from '../operations/run.js';
 import type { ChainHead } from '../pagination/result.js';
 import type { Answer, ResponseCache } from './response-cache.js';
+import type { AnswerSource } from '../db/read-models.js';
 import type { Route } from './routes.js';
 
 /** What an API request gets: its status, its headers in the order they are sent, its body. */
@@ -33,6 +34,8 @@ export interface ApiAnswers {
   cache: ResponseCache;
   rows: RowCache | undefined;
   limits: Limits;
+  /** The URLs this server has answered (http-caching.ts). */
+  answered: AnsweredUrls;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
 }
@@ -57,8 +60,48 @@ export function headHeaders(head: ChainHead | null): Record<string, string> {
 }
 
 /** The 304 to a request whose If-None-Match names the current answer's tag: the head's and the cache's headers, no body. */
-export function notModifiedReply(tag: string, head: ChainHead | null): ApiReply {
+function notModifiedReply(tag: string, head: ChainHead | null): ApiReply {
   return { status: 304, headers: { ...headHeaders(head), ...cacheHeaders(tag) }, body: Buffer.alloc(0) };
+}
+
+/**
+ * Revalidation before anything is read (http-caching.ts): the 304 to a request whose URL this
+ * server has answered and whose If-None-Match names the current tag of what it reads (`sources`,
+ * the answers' `scope`: see entityTag); else undefined, and the answer is made.
+ */
+export function notModifiedUnread(
+  a: ApiAnswers,
+  sources: readonly AnswerSource[],
+  scope: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+): ApiReply | undefined {
+  if (headers['if-none-match'] === undefined || !a.answered.has(url)) return undefined;
+  const stamp = a.cache.stamp(sources);
+  if (stamp === undefined) return undefined;
+  const tag = entityTag(scope, stamp, headers);
+  return notModified(headers, tag) ? notModifiedReply(tag, a.cache.currentHead) : undefined;
+}
+
+/**
+ * A made answer's tag, undefined when it is not the answer at the versions the server knows
+ * (ResponseCache.stampOfAnswer), and the 304 when the request's If-None-Match names it.
+ */
+export function validated(
+  a: ApiAnswers,
+  sources: readonly AnswerSource[],
+  scope: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+  answer: Answer,
+): { tag: string | undefined; notModified?: ApiReply } {
+  const stamp = a.cache.stampOfAnswer(sources, answer);
+  if (stamp === undefined) return { tag: undefined };
+  const tag = entityTag(scope, stamp, headers);
+  if (headers['if-none-match'] === undefined) return { tag };
+  // Made by another process or for a POST, or forgotten: known now.
+  a.answered.note(url);
+  return notModified(headers, tag) ? { tag, notModified: notModifiedReply(tag, answer.head) } : { tag };
 }
 
 /** The query string of a request URL (after the first ?), empty when it has none. */
@@ -105,7 +148,7 @@ async function compute(
     pretty = isPretty(query);
   }
   const result = await runOperation(op, { store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }, request);
-  noteAnswered(url);
+  a.answered.note(url);
   const body = result.responseJson(exclusive ? answerBodies.alloc : undefined);
   if (!pretty) return { body, head: result.head };
   const indented = Buffer.from(goJson(JSON.parse(body.toString()), 2));
@@ -129,27 +172,18 @@ export async function answerApi(
 ): Promise<ApiReply> {
   if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
   const op = route.operation;
-  const revalidating = headers['if-none-match'] !== undefined;
-  if (revalidating) {
-    // Before parsing the URL, when it is one this process answered (http-caching.ts).
-    const stamp = a.cache.stamp(op.reads);
-    const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
-    if (tag !== undefined && notModifiedUnread(url, headers, tag)) return notModifiedReply(tag, a.cache.currentHead);
-  }
+  // Before parsing the URL.
+  const unread = notModifiedUnread(a, op.reads, '', url, headers);
+  if (unread) return unread;
   try {
     const answer = await withDeadline(
       (until) => a.cache.answer(url, op.reads, (u, exclusive) => compute(a, route, url, path, u, exclusive), until),
       timeoutMsOf(a.limits.requestTimeoutMs),
     );
-    const stamp = a.cache.stampOfAnswer(op.reads, answer);
-    const tag = stamp === undefined ? undefined : entityTag('', stamp, headers);
-    if (revalidating && tag !== undefined) {
-      // Made by another process, or forgotten: known now.
-      noteAnswered(url);
-      if (notModified(headers, tag)) {
-        answerBodies.release(answer.body);
-        return notModifiedReply(tag, answer.head);
-      }
+    const { tag, notModified } = validated(a, op.reads, '', url, headers, answer);
+    if (notModified) {
+      answerBodies.release(answer.body);
+      return notModified;
     }
     return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {

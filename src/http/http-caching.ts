@@ -23,7 +23,7 @@ import { acceptedEncoding } from './compression.js';
  *    stale-while-revalidate=1`. A cache keeps it a second, then asks again with `If-None-Match`;
  *    while no block changed those read models the tag is the same and the answer is a 304 that
  *    reads nothing from the store (not even the response cache; once the process has answered
- *    the URL: see noteAnswered), and a block that changed one of them makes a new tag, so the
+ *    the URL: see AnsweredUrls), and a block that changed one of them makes a new tag, so the
  *    revalidation gets the new answer.
  *
  * **The tag** is a hash of the code that makes the answers (codeHash below), the representation
@@ -33,8 +33,8 @@ import { acceptedEncoding } from './compression.js';
  * (RFC 9110 §8.8.3; every cache compares the tags of the URL it keeps), and those differ only by
  * the versions. So a tag is made once per state, not hashed per request (a SHA-256 of the URL was
  * 2% of the instructions of a 50-row page's answer); URLs that read the same models share it, and
- * whether the URL a tag is sent with has an answer is told by the URLs answered (noteAnswered). An answer
- * gets one only when it is the answer at the versions the process knows (ResponseCache
+ * whether the URL a tag is sent with has an answer is told by the URLs answered (AnsweredUrls).
+ * An answer gets one only when it is the answer at the versions the process knows (ResponseCache
  * stampOfAnswer): one read in a snapshot newer than the last head notice, or older than a change
  * of what it reads, is sent without, so no tag ever names the bytes of other versions.
  * The same URL at the same versions is the same bytes from every worker of `--workers N` and
@@ -134,34 +134,37 @@ export function notModified(headers: IncomingHttpHeaders, tag: string): boolean 
 }
 
 /**
- * The URLs this process has answered successfully, noted where an answer is made (a response
- * cache's hit was made here first), so that the 304 before anything is read goes only to a URL
- * whose answer would be a 2xx: a precondition applies only then (RFC 9110 §13.2.1), and a tag does
- * not name its URL (see above), so the current tag sent with `?pagination.first=abc` matched too.
+ * The URLs a server has answered successfully, noted where an answer is made (a response cache's
+ * hit was made there first), so that the 304 before anything is read goes only to a URL whose
+ * answer would be a 2xx: a precondition applies only then (RFC 9110 §13.2.1), and a tag does not
+ * name its URL (see above), so the current tag sent with `?pagination.first=abc` matched too.
  * Whether a URL has an answer is the URL's matter (its query string, ids, cursors, document);
  * where the data decides (no current referral program: 404), the versions the tag names move
  * with it. Up to MAX_ANSWERED_CHARS of URLs, forgotten all at once when full; a URL not known
- * is answered in full first, then 304 if its tag is the one named.
+ * is answered in full first, then 304 if its tag is the one named. One per server (server.ts),
+ * REST's and GraphQL's together.
  */
-const answered = new Set<string>();
-let answeredChars = 0;
-const MAX_ANSWERED_CHARS = 4 * 2 ** 20;
+export class AnsweredUrls {
+  private readonly urls = new Set<string>();
+  private chars = 0;
 
-/** Notes that `url` was answered successfully (a 2xx whatever the versions). */
-export function noteAnswered(url: string): void {
-  if (answered.has(url)) return;
-  if (answeredChars + url.length > MAX_ANSWERED_CHARS) {
-    answered.clear();
-    answeredChars = 0;
+  /** Notes that `url` was answered successfully (a 2xx whatever the versions). */
+  note(url: string): void {
+    if (this.urls.has(url)) return;
+    if (this.chars + url.length > MAX_ANSWERED_CHARS) {
+      this.urls.clear();
+      this.chars = 0;
+    }
+    this.urls.add(url);
+    this.chars += url.length;
   }
-  answered.add(url);
-  answeredChars += url.length;
+
+  has(url: string): boolean {
+    return this.urls.has(url);
+  }
 }
 
-/** Whether the request may be a 304 before its answer is made: its URL was answered successfully, and If-None-Match names `tag`. */
-export function notModifiedUnread(url: string, headers: IncomingHttpHeaders, tag: string): boolean {
-  return answered.has(url) && notModified(headers, tag);
-}
+const MAX_ANSWERED_CHARS = 4 * 2 ** 20;
 
 /** The headers that let HTTP caches keep and revalidate an answer with this tag. */
 export function cacheHeaders(tag: string): Record<string, string> {

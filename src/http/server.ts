@@ -19,6 +19,7 @@ import { releaseWhenSent } from '../lib/body-pool.js';
 import { apiFastPath, type FastPathOptions, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
+import { AnsweredUrls } from './http-caching.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
 import { GRAPHQL_CORS, GRAPHQL_PATH, registerGraphql } from '../graphql/http.js';
 import { graphqlSchema } from '../graphql/index.js';
@@ -134,7 +135,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const rowCacheBytes = opts.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
   const rows = opts.rowCache ?? (rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined);
   if (rows) metrics.watchRowCache(rows);
-  const answers: ApiAnswers = { store, cache, rows, limits, waitingFor: () => opts.startup?.waitingFor() };
+  const answers: ApiAnswers = { store, cache, rows, limits, answered: new AnsweredUrls(), waitingFor: () => opts.startup?.waitingFor() };
   // Once closing (SIGTERM), answers close their connection (see the preClose hook).
   let closing = false;
   // Fastify's request ids (its default form), one sequence for it and the fast path.

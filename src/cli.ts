@@ -63,7 +63,7 @@ const COMMANDS: Record<string, Command> = {
   ingest: {
     summary: 'ingest bus events (NDJSON, an event file, gzipped or not) from a file, a directory of files or stdin (-)',
     usage: 'epochview ingest <file | directory | -> [options]',
-    settings: [...STORE_SETTINGS, 'batchEvents'],
+    settings: [...STORE_SETTINGS, 'batchEvents', 'maxBlockEvents'],
     extraHelp: `${'  --no-wait'.padEnd(30)}when another process holds the writer lock of the database, exit ${EXIT_WRITER_BUSY} at once instead of waiting for it`,
     async run(argv) {
       const { settings, positionals, extra } = readSettings(this.settings, argv, process.env, { 'no-wait': { type: 'boolean' } });
@@ -83,7 +83,11 @@ const COMMANDS: Record<string, Command> = {
         }
         await migrate(writer, SCHEMA);
         const fraction = () => (input.totalBytes ? input.bytesRead() / input.totalBytes : undefined);
-        await ingestWithReport(writer, input.batches, { batchEvents: settings.batchEvents, fraction });
+        await ingestWithReport(writer, input.batches, {
+          batchEvents: settings.batchEvents,
+          maxBlockEvents: settings.maxBlockEvents,
+          fraction,
+        });
         return 0;
       } catch (e) {
         if (e instanceof WriterBusyError) {

@@ -96,6 +96,14 @@ export const SETTINGS = {
     help: 'ingest, serve --follow, serve --broker-listen: events per transaction while catching up',
     min: 1,
   },
+  maxBlockEvents: {
+    flag: 'max-block-events',
+    env: 'EPOCHVIEW_MAX_BLOCK_EVENTS',
+    kind: 'int',
+    default: '1000000',
+    help: 'ingest, serve --follow, serve --broker-listen: events of ours one block may hold (a block is kept in memory until its end); a block with more stops ingestion',
+    min: 1,
+  },
   poolSize: {
     flag: 'pool-size',
     env: 'EPOCHVIEW_POOL_SIZE',

@@ -16,6 +16,7 @@ export const SERVE_SETTINGS = [
   'logLevel',
   'demoOnEmpty',
   'batchEvents',
+  'maxBlockEvents',
   'follow',
   'followPollMs',
   'brokerListen',

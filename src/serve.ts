@@ -127,6 +127,7 @@ async function prepareStore(
     process.stderr.write('empty store: ingesting the small demo chain (seed 1)…\n');
     await ingestWithReport(writer, ndjsonBatches(demoChain({ scale: 'small', seed: 1 })), {
       batchEvents: settings.batchEvents,
+      maxBlockEvents: settings.maxBlockEvents,
       onApplied: writes.onApplied,
     });
   };
@@ -211,6 +212,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       bufferDir: settings.brokerBufferDir,
       chainId: settings.chainId,
       batchEvents: settings.batchEvents,
+      maxBlockEvents: settings.maxBlockEvents,
       onApplied: metrics.onApplied,
       onReceived: metrics.onBrokerReceived,
       logger: logger.child({ component: 'broker' }),
@@ -352,6 +354,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
             follower = new FileFollower(metrics.instrumentStore(writer), following, {
               pollMs: settings.followPollMs,
               batchEvents: settings.batchEvents,
+              maxBlockEvents: settings.maxBlockEvents,
               onApplied: metrics.onApplied,
               logger: logger.child({ component: 'follow' }),
             });

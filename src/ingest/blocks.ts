@@ -16,6 +16,13 @@ export interface Block {
   start: InputPosition;
 }
 
+/**
+ * The default bound of a block's events of ours (--max-block-events): a block is held whole
+ * until its end, so without a bound a core that never ended one would grow the heap until the
+ * process died. A million events take some hundreds of MB; a real chain's blocks hold thousands.
+ */
+export const DEFAULT_MAX_BLOCK_EVENTS = 1_000_000;
+
 /** What push returns for the events that complete no block (nearly all): no array made for each. */
 const NO_BLOCKS: readonly Block[] = Object.freeze([]);
 
@@ -27,6 +34,9 @@ const NO_BLOCKS: readonly Block[] = Object.freeze([]);
  * push() returns the blocks completed by an event; end() returns a last marker-less block.
  */
 export class BlockAssembler {
+  /** `maxEvents`: the events of ours a block may hold, kept in memory until its end; more are refused (InputError). */
+  constructor(private readonly maxEvents = DEFAULT_MAX_BLOCK_EVENTS) {}
+
   private current: (Block & { marked: boolean }) | undefined;
   private lastTime = 0n;
   private lastChain = '';
@@ -116,7 +126,17 @@ export class BlockAssembler {
     const skipped = this.current.skipped;
     if (body.kind === 'skipped') skipped.set(body.type, (skipped.get(body.type) ?? 0) + 1);
     else if (body.kind === 'skippedRun') for (const [type, n] of body.counts) skipped.set(type, (skipped.get(type) ?? 0) + n);
-    else this.current.events.push(body);
+    else {
+      const events = this.current.events;
+      if (events.length >= this.maxEvents)
+        throw new InputError(
+          e.at,
+          e.id,
+          undefined,
+          `block ${this.current.height} holds more than ${this.maxEvents.toLocaleString('en-US')} events of ours (--max-block-events): it is not applied`,
+        );
+      events.push(body);
+    }
     return done;
   }
 

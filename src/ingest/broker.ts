@@ -24,7 +24,7 @@ const STORE_RETRY_MS = 500;
 
 const IDLE: GrowingRead = { kind: 'idle' };
 
-export interface BrokerOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
+export interface BrokerOptions extends Pick<IngestOptions, 'batchEvents' | 'maxBlockEvents' | 'onApplied'> {
   host: string;
   port: number;
   /** Folder of the buffer files. */
@@ -134,6 +134,7 @@ export class BrokerSource {
       logger: this.log,
       retryMs: STORE_RETRY_MS,
       batchEvents: this.opts.batchEvents,
+      maxBlockEvents: this.opts.maxBlockEvents,
       onApplied: this.opts.onApplied,
       // As the data-node does with its socket.
       refuseGaps: true,

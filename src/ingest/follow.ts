@@ -6,7 +6,7 @@ import { InputError } from '../sources/input-error.js';
 import { GrowingIngest, type GrowingInput, type GrowingRead } from './growing.js';
 import type { IngestOptions } from './ingest.js';
 
-export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied'> {
+export interface FollowOptions extends Pick<IngestOptions, 'batchEvents' | 'maxBlockEvents' | 'onApplied'> {
   /** How often to look for new bytes once caught up (and to retry an unavailable store), in ms. */
   pollMs: number;
   logger: Logger;
@@ -95,6 +95,7 @@ export class FileFollower {
       logger,
       retryMs: opts.pollMs,
       batchEvents: opts.batchEvents,
+      maxBlockEvents: opts.maxBlockEvents,
       onApplied: opts.onApplied,
       onStopped: (err, checkpoint) => {
         if (err instanceof InputError) {

@@ -43,7 +43,7 @@ export const STREAM_PAUSE_MS = 50;
 /** While a backlog streams: the longest a queued block waits for its batch to fill. */
 export const STREAM_WAIT_MS = 1000;
 
-export interface GrowingIngestOptions extends Pick<IngestOptions, 'batchEvents' | 'onApplied' | 'refuseGaps'> {
+export interface GrowingIngestOptions extends Pick<IngestOptions, 'batchEvents' | 'maxBlockEvents' | 'onApplied' | 'refuseGaps'> {
   /** Starts the log lines: "follow", "broker". */
   label: string;
   logger: Logger;
@@ -150,8 +150,8 @@ export class GrowingIngest {
   /** One read handled; whether the input had nothing new (and everything read is applied). */
   private async step(): Promise<boolean> {
     if (!this.ingester) {
-      const { batchEvents, onApplied, refuseGaps } = this.opts;
-      this.ingester = await Ingester.open(this.store, { batchEvents, onApplied, refuseGaps });
+      const { batchEvents, maxBlockEvents, onApplied, refuseGaps } = this.opts;
+      this.ingester = await Ingester.open(this.store, { batchEvents, maxBlockEvents, onApplied, refuseGaps });
       this.opts.logger.info(
         { checkpoint: this.ingester.height?.toString() ?? null },
         `${this.opts.label}: continuing after the checkpoint`,

@@ -15,6 +15,8 @@ export interface IngestProgress {
 export interface IngestOptions {
   /** Flush a transaction once this many events are pending (whole blocks only). */
   batchEvents?: number;
+  /** Events of ours one block may hold (BlockAssembler); more are an InputError. */
+  maxBlockEvents?: number;
   /** Called about once a second while ingesting. */
   onProgress?: (p: IngestProgress) => void;
   /** Called after each committed transaction, with what it applied (metrics). */
@@ -122,7 +124,7 @@ async function readHead(store: Store): Promise<{ height: bigint | null; chainId:
  */
 export class Ingester {
   readonly summary: IngestSummary;
-  private readonly assembler = new BlockAssembler();
+  private readonly assembler: BlockAssembler;
   private readonly batchEvents: number;
   private pending: Block[] = [];
   /** When the oldest queued block was queued (performance.now()). */
@@ -151,6 +153,7 @@ export class Ingester {
     private readonly opts: IngestOptions,
   ) {
     this.batchEvents = opts.batchEvents ?? 50_000;
+    this.assembler = new BlockAssembler(opts.maxBlockEvents);
     this.summary = { blocksApplied: 0, blocksSkipped: 0, applied: new Map(), skipped: new Map(), lastHeight: checkpoint, seconds: 0 };
   }
 

@@ -128,6 +128,7 @@ test('every integer setting has its range: past it (or below it) is a usage erro
     'maxUrlLength',
     'poolSize',
     'batchEvents',
+    'maxBlockEvents',
     'rateLimitWindowMs',
     'followPollMs',
     'maxFilterValues',

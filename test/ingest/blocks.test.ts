@@ -9,8 +9,8 @@ import { decodeLine } from '../../src/sources/ndjson/decode-line.js';
 import { blockLines, hex, payout, setCreated } from '../helpers/events.js';
 
 /** The blocks the lines make, as height: set ids; or the first error's message. */
-function assemble(lines: string[]): string[] {
-  const assembler = new BlockAssembler();
+function assemble(lines: string[], maxBlockEvents?: number): string[] {
+  const assembler = new BlockAssembler(maxBlockEvents);
   const blocks: Block[] = [];
   for (const [i, line] of lines.entries()) for (const e of decodeLine(line, i + 1)) blocks.push(...assembler.push(e));
   const last = assembler.end().block;
@@ -106,5 +106,19 @@ test("a block's chain is the chain its events name; a block naming two is refuse
   });
   assert.throws(() => chains(on(undefined, [JSON.stringify({ ...(JSON.parse(b[0]!) as object), chainId: 7 })])), {
     message: 'line 1, event 1-0, field chainId: expected a string, got number',
+  });
+});
+
+test('a block holds at most maxEvents events of ours: one more is refused by name; skipped events do not count', () => {
+  const skipped = (id: string) => JSON.stringify({ id, type: 'BUS_EVENT_TYPE_MARKET_DATA', marketData: {} });
+  // Markers and skipped events around two events of ours: within a bound of 2.
+  const b1 = block(1, '01', '02');
+  assert.deepEqual(assemble([b1[0]!, skipped('1-7'), b1[1]!, skipped('1-8'), ...b1.slice(2)], 2), ['1: 01 02']);
+  assert.throws(() => assemble([...b1, ...block(2, '03', '04', '05')], 2), {
+    message: 'line 8, event 2-3: block 2 holds more than 2 events of ours (--max-block-events): it is not applied',
+  });
+  // Without markers, the same.
+  assert.throws(() => assemble([event('3-1', '01'), event('3-2', '02'), event('3-3', '03')], 2), {
+    message: 'line 3, event 3-3: block 3 holds more than 2 events of ours (--max-block-events): it is not applied',
   });
 });

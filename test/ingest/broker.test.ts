@@ -44,10 +44,11 @@ const id = (height: number, n: number) => height.toString(16).padStart(60, '0') 
 /** An event of a kind we skip. */
 const ACCOUNT = { type: 'BUS_EVENT_TYPE_ACCOUNT', account: { balance: '1' } };
 
-/** Block `height`: two referral sets, each joined by one referee, and an event of a kind we skip between them. */
-function block(height: number): Record<string, unknown>[] {
+/** Block `height`: `sets` referral sets (two by default), each joined by one referee, and an event of a kind we skip after the first. */
+function block(height: number, sets = 2): Record<string, unknown>[] {
   const set = (n: number) => [setCreated(id(height, n), hex('ab')), refereeJoined(id(height, n), id(height, n + 100), '1')];
-  const payloads = [...set(1), ACCOUNT, ...set(2)];
+  const payloads = [...set(1), ACCOUNT];
+  for (let n = 2; n <= sets; n++) payloads.push(...set(n));
   return blockLines(height, payloads).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 const EVENTS_PER_BLOCK = block(1).length;
@@ -260,22 +261,29 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test("a height gap, another chain (configured, or the store's) and another version are refused: a clear error in the log and /readyz, nothing after it applied", {
+    test("a height gap, another chain (configured, or the store's), another version and a block over --max-block-events are refused: a clear error in the log and /readyz, nothing after it applied", {
       timeout: 240_000,
     }, async () => {
-      // The store's chain is the applier's check (Ingester), the same on both stores: on one of them.
-      const cases = ['gap', 'chain', 'version', ...(kind === STORE_KINDS.at(-1) ? (['store chain'] as const) : [])] as const;
+      // The store's chain and a block's size are the applier's checks (Ingester), the same on both stores: on one of them.
+      const cases = ['gap', 'chain', 'version', ...(kind === STORE_KINDS.at(-1) ? (['store chain', 'block size'] as const) : [])] as const;
       for (const bad of cases) {
         const ts = await createTestStore(kind);
         // Without --chain-id, the chain of the first blocks is the store's.
         const chainArgs = bad === 'store chain' ? [] : ['--chain-id', CHAIN];
-        const { serve, port } = await serveBroker([...ts.args, ...chainArgs], join(tmp, `buffer-${kind}-3-${bad.replace(' ', '-')}`));
+        // Blocks of 4 events of ours pass; block 3 of the 'block size' case holds 6.
+        const sizeArgs = bad === 'block size' ? ['--max-block-events', '4'] : [];
+        const { serve, port } = await serveBroker(
+          [...ts.args, ...chainArgs, ...sizeArgs],
+          join(tmp, `buffer-${kind}-3-${bad.replace(' ', '-')}`),
+        );
         try {
           const core = new Core(port);
           const after =
             bad === 'gap'
               ? blocks(4, 5)
-              : blocks(3, 4).map((e) => (bad === 'version' ? { ...e, version: 2 } : { ...e, chainId: 'other-chain' }));
+              : bad === 'block size'
+                ? [...block(3, 3), ...block(4)]
+                : blocks(3, 4).map((e) => (bad === 'version' ? { ...e, version: 2 } : { ...e, chainId: 'other-chain' }));
           await core.send(eventFile([...blocks(1, 2), ...after]));
           await eventually('the refusal', async () => (await readyz(serve.url)).source.state === 'stopped');
           const ready = await readyz(serve.url);
@@ -285,6 +293,7 @@ for (const kind of STORE_KINDS) {
             chain: 'event 3-0, field chainId: chain "other-chain", not the configured "test-chain" (--chain-id)',
             version: 'event 3-0, field version: version 2: only version 1 is known',
             'store chain': `field chainId: block 3 is of chain "other-chain", the store's is "${CHAIN}": a store holds one chain (give another a store of its own)`,
+            'block size': 'event 3-6: block 3 holds more than 4 events of ours (--max-block-events): it is not applied',
           }[bad];
           assert.match(ready.source.error!, new RegExp(`^refused: ${escapeRegExp(file)}: byte \\d+, ${escapeRegExp(why)}$`));
           assert.equal(ready.blockHeight, '2');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { referralBlock as block } from '../helpers/events.js';
+import { blockId, blockLines, referralBlock as block, hex, refereeJoined, setCreated } from '../helpers/events.js';
 import { eventually, sample, startServe } from '../helpers/serve.js';
 import type { ReferralSetsBody } from '../helpers/bodies.js';
 import { get } from '../helpers/server.js';
@@ -220,5 +220,38 @@ for (const kind of STORE_KINDS) {
         rmSync(file, { force: true });
       }
     });
+
+    // The bound is the block assembler's, the same on both stores: followed on one of them.
+    if (kind === STORE_KINDS.at(-1))
+      test('a block over --max-block-events stops following with a clear message; the blocks before it are applied', {
+        timeout: 120_000,
+      }, async () => {
+        const ts = await createTestStore(kind);
+        const file = join(tmp, `big-block-${kind}.ndjson`);
+        // Block BASE holds 4 events of ours, the next 6.
+        const sets = [1, 2, 3].flatMap((n) => [
+          setCreated(blockId(BASE + 1, n), hex('ab')),
+          refereeJoined(blockId(BASE + 1, n), blockId(BASE + 1, n + 100), '1'),
+        ]);
+        writeFileSync(file, `${block(BASE)}${blockLines(BASE + 1, sets).join('\n')}\n`);
+        const serve = await startServe([...ts.args, '--follow', file, '--max-block-events', '4', '--log-level', 'warn'], {
+          EPOCHVIEW_FOLLOW_POLL_MS: '50',
+        });
+        try {
+          await eventually('the bad-input log line', () => serve.logs().some((l) => l.msg === 'bad input: stopped following'));
+          const bad = serve.logs().find((l) => l.msg === 'bad input: stopped following')!;
+          assert.equal(
+            bad.err,
+            `${file}: line ${LINES_PER_BLOCK + 6}, event ${BASE + 1}-5: block ${BASE + 1} holds more than 4 events of ours (--max-block-events): it is not applied`,
+          );
+          assert.equal(bad.checkpoint, String(BASE));
+          assertWholeBlocks(await view(serve.url));
+          assert.equal((await view(serve.url)).height, BASE);
+        } finally {
+          await serve.stop();
+          await ts.drop();
+          rmSync(file, { force: true });
+        }
+      });
   });
 }

@@ -546,6 +546,25 @@ for (const kind of STORE_KINDS) {
       );
     });
 
+    // The bound is the block assembler's (blocks.test.ts), the same on both stores: through the CLI on one of them.
+    if (kind === STORE_KINDS.at(-1))
+      test('a block over --max-block-events stops with a clear message; the blocks before it are applied', async () => {
+        const s = await fresh();
+        const sets = (...ids: string[]) => ids.map((i) => setCreated(hex(i), hex('aa')));
+        const input = `${[...blockLines(1, sets('01', '02')), ...blockLines(2, sets('03', '04', '05'))].join('\n')}\n`;
+        const res = await runCli(['ingest', '-', '--max-block-events', '2', ...s.args], { stdin: input });
+        assert.equal(res.code, 1, res.stderr);
+        assert.match(
+          res.stderr,
+          /^error: line 8, event 2-3: block 2 holds more than 2 events of ours \(--max-block-events\): it is not applied$/m,
+        );
+        assert.match(res.stderr, /blocks before the bad one are applied \(checkpoint 1\)/);
+        assert.deepEqual(
+          (await dumpStore(s)).referral_sets!.map((r) => r.slice(0, 2)),
+          ['01', '02'],
+        );
+      });
+
     // Every bad input stops inside block 1, before anything is applied: one store takes them all
     // in turn, each run saying it applied nothing (the checkpoint it reads back from the store),
     // and the store is found empty after the last.

@@ -1,14 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 /** What a results file says of where and what was measured, and the writing of it. */
 
-/** The short commit of a git checkout, and whether it has uncommitted changes; undefined outside git. */
+/**
+ * The short commit of a git checkout, and whether it has uncommitted changes; undefined outside
+ * git, and for a folder inside another checkout (a build exported under bench/.cache/builds),
+ * which is not that checkout's commit.
+ */
 export function checkoutCommit(dir: string): { commit: string; dirty: boolean } | undefined {
   const git = (args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
+    if (realpathSync(git(['rev-parse', '--show-toplevel'])) !== realpathSync(dir)) return undefined;
     return { commit: git(['rev-parse', '--short', 'HEAD']), dirty: git(['status', '--porcelain']) !== '' };
   } catch {
     return undefined;

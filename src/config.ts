@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
 import { maskDatabaseUrl } from './db/store.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
+import { DEFAULT_MAX_BLOCK_EVENTS } from './ingest/blocks.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES } from './http/response-cache.js';
 import { DEFAULT_ROW_CACHE_BYTES } from './pagination/row-cache.js';
 
@@ -100,7 +101,7 @@ export const SETTINGS = {
     flag: 'max-block-events',
     env: 'EPOCHVIEW_MAX_BLOCK_EVENTS',
     kind: 'int',
-    default: '1000000',
+    default: String(DEFAULT_MAX_BLOCK_EVENTS),
     help: 'ingest, serve --follow, serve --broker-listen: events of ours one block may hold (a block is kept in memory until its end); a block with more stops ingestion',
     min: 1,
   },

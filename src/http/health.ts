@@ -20,10 +20,11 @@ const headSql = (more = '') =>
  * Probes for an orchestrator. /healthz: the process answers (liveness; never touches the
  * store). /readyz: the store answers too (readiness), with the last block applied and, on a
  * PostgreSQL server, whether it is the primary or a hot standby and how far a standby's replay
- * is behind, and the chain the store holds (null until an input named one); 503 with the contract's "Unavailable error" body while the service is starting
- * (`starting()` says why) or the store does not answer (down, restarting, or slower than the
- * request timeout). A ready answer also reports the source of events when there is one (`source()`,
- * the broker socket or the followed file, with its state and error): a stopped source leaves the
+ * is behind, and the chain the store holds (null until an input named one); 503 with the
+ * contract's "Unavailable error" body while the service is starting (`starting()` says why) or
+ * the store does not answer (down, restarting, or slower than the request timeout). A ready
+ * answer also reports the source of events when there is one (`source()`, the broker socket or
+ * the followed file, with its state and error): a stopped source leaves the
  * service ready, answering from what was applied. So does a GraphQL upstream that is down (its
  * state is shown): our own fields are still answered.
  */

@@ -133,6 +133,8 @@ export function notModified(headers: IncomingHttpHeaders, tag: string): boolean 
   return false;
 }
 
+const MAX_ANSWERED_CHARS = 4 * 2 ** 20;
+
 /**
  * The URLs a server has answered successfully, noted where an answer is made (a response cache's
  * hit was made there first), so that the 304 before anything is read goes only to a URL whose
@@ -163,8 +165,6 @@ export class AnsweredUrls {
     return this.urls.has(url);
   }
 }
-
-const MAX_ANSWERED_CHARS = 4 * 2 ** 20;
 
 /** The headers that let HTTP caches keep and revalidate an answer with this tag. */
 export function cacheHeaders(tag: string): Record<string, string> {

@@ -4,8 +4,8 @@ import type { EventHandlers, Projection } from './projection.js';
 
 /**
  * The chain head: the last applied block (the ingestion checkpoint), the highest epoch seen
- * ending or carrying team statistics, and the chain's id (chain_head, one row). Written in the batch's transaction, so
- * the checkpoint commits with the blocks it covers.
+ * ending or carrying team statistics, and the chain's id (chain_head, one row). Written in the
+ * batch's transaction, so the checkpoint commits with the blocks it covers.
  */
 export class ChainHead implements Projection {
   // Its version follows last_ended_epoch; the height and time change with every block, which

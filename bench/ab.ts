@@ -1,7 +1,7 @@
 /**
  * The A/B benchmark: two or more ways of serving the same chain, measured in one run on one
  * machine, interleaved. `npm run build && npx tsx bench/ab.ts --help` for the options; the
- * sides are every combination of --build, --store and --workers (builds: this checkout, a
+ * sides are every combination of --build, --store, --workers and --node (builds: this checkout, a
  * built checkout, or git commits each built in a folder of its own).
  *
  * Each side ingests the demo chain into a store of its own with its own CLI (sides of one build
@@ -15,6 +15,7 @@
  * measurement also gives the serve process's CPU time per answer (one worker), which depends far
  * less on the machine's load than req/s does.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SETTINGS } from '../src/config.js';
@@ -50,6 +51,8 @@ are divided by):
                             PostgreSQL primary and its streaming hot standby, made for the run);
                             default postgres
   --workers a,b             serve --workers (default 1)
+  --node a,b                the Node.js binaries that run serve (default: the one running this;
+                            the stores are ingested by that one)
 
 What is measured:
   --scale s                 demo chain (default medium; small for a quick look)
@@ -83,6 +86,7 @@ const { values, fail } = benchArgs(HELP, {
   build: { type: 'string', default: '.' },
   store: { type: 'string', default: 'postgres' },
   workers: { type: 'string', default: '1' },
+  node: { type: 'string', default: process.execPath },
   scale: { type: 'string', default: 'medium' },
   scenarios: { type: 'string', default: '' },
   urls: { type: 'string', default: '1000' },
@@ -112,8 +116,9 @@ if (!isDemoScale(scale)) fail(`unknown scale ${scale}`);
 const stores = list(values.store) as SideStore[];
 for (const s of stores) if (!STORES.includes(s)) fail(`--store: ${s} is not one of ${STORES.join(', ')}`);
 const workerCounts = integers('workers', 1);
-if (list(values.build).length * stores.length * workerCounts.length < 2)
-  fail('nothing to compare: give two or more values of --build, --store or --workers');
+const nodes = list(values.node).map(nodeBinary);
+if (list(values.build).length * stores.length * workerCounts.length * nodes.length < 2)
+  fail('nothing to compare: give two or more values of --build, --store, --workers or --node');
 if (stores.includes('pglite') && workerCounts.some((w) => w > 1))
   fail('PGlite is served by one worker only: --workers 1 with --store pglite');
 const caches = cacheSettingsOption(values['response-cache'], fail);
@@ -132,12 +137,27 @@ if (!wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 
 const log = progressLog('ab');
 
+/** A Node.js binary of --node, with the version it says it is. */
+interface NodeBinary {
+  path: string;
+  version: string;
+}
+
+/** A path is taken from where the harness runs (serve runs in the repository's root); a bare name from PATH. */
+function nodeBinary(given: string): NodeBinary {
+  const path = given.includes('/') ? resolve(given) : given;
+  const run = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  if (run.status !== 0) fail(`--node: ${given} does not run (${run.error?.message ?? run.stderr.trim()})`);
+  return { path, version: run.stdout.trim() };
+}
+
 /** A way of serving the chain. */
 interface Side {
   letter: string;
   build: Build;
   store: SideStore;
   workers: number;
+  node: NodeBinary;
   /** The store it ingested into (a standby: its primary's). */
   ingested: BenchStore;
   /** serve's arguments that select its store. */
@@ -193,10 +213,12 @@ let standbyPoll: string | undefined;
 
 /** The sides, each with its store ingested (stores shared by sides of one build are ingested once). */
 async function prepareSides(builds: Build[], file: string): Promise<Side[]> {
-  const combos = builds.flatMap((build) => stores.flatMap((store) => workerCounts.map((workers) => ({ build, store, workers }))));
+  const combos = builds.flatMap((build) =>
+    stores.flatMap((store) => workerCounts.flatMap((workers) => nodes.map((node) => ({ build, store, workers, node })))),
+  );
   const ingested = new Map<string, BenchStore>();
   const sides: Side[] = [];
-  for (const [i, { build, store, workers }] of combos.entries()) {
+  for (const [i, { build, store, workers, node }] of combos.entries()) {
     const letter = String.fromCharCode(65 + i);
     const onServer = store !== 'pglite';
     const cluster = store === 'primary' || store === 'standby' ? await privateClusters(store === 'standby') : undefined;
@@ -221,7 +243,7 @@ async function prepareSides(builds: Build[], file: string): Promise<Side[]> {
       storeArgs = ['--database-url', url.toString()];
       standbyPoll ??= await standbyPollCost(url.toString());
     }
-    sides.push({ letter, build, store, workers, ingested: target, storeArgs });
+    sides.push({ letter, build, store, workers, node, ingested: target, storeArgs });
   }
   return sides;
 }
@@ -266,7 +288,7 @@ async function withServers<T>(sides: Side[], cache: string, fn: (servers: Runnin
   try {
     for (const s of sides) {
       const args = [...s.storeArgs, '--workers', String(s.workers), '--response-cache-mb', String(cache === 'on' ? cacheMb : 0)];
-      servers.push(await startService(args, values['log-level'], s.build.cli));
+      servers.push(await startService(args, values['log-level'], s.build.cli, [s.node.path]));
     }
     return await fn(servers);
   } finally {
@@ -343,7 +365,8 @@ const workersText = (n: number) => `${n} worker${n > 1 ? 's' : ''}`;
 function describeSide(side: Side): string {
   const where = side.build.dir === ROOT ? 'this checkout' : relative(ROOT, side.build.dir) || side.build.dir;
   return (
-    `- **${side.letter}**: build \`${side.build.id}\` (${where}), ${STORE_NAMES[side.store]}, ${workersText(side.workers)}: ` +
+    `- **${side.letter}**: build \`${side.build.id}\` (${where}), ${STORE_NAMES[side.store]}, ${workersText(side.workers)}, ` +
+    `Node.js ${side.node.version} (\`${side.node.path}\`): ` +
     `\`serve ${[...side.storeArgs, '--workers', side.workers].join(' ')}\``
   );
 }
@@ -353,6 +376,7 @@ const VARYING = [
   { option: 'builds', varies: list(values.build).length > 1, of: (s: Side) => s.build.id },
   { option: 'stores', varies: stores.length > 1, of: (s: Side) => STORE_NAMES[s.store] },
   { option: 'workers', varies: workerCounts.length > 1, of: (s: Side) => workersText(s.workers) },
+  { option: 'node', varies: nodes.length > 1, of: (s: Side) => `Node.js ${s.node.version}` },
 ].filter((v) => v.varies);
 
 /** A results file name not yet taken: <date>-<name>-<commits>.md, then -2, -3… */
@@ -371,7 +395,7 @@ async function main(): Promise<void> {
   const builds = list(values.build).map((spec) => resolveBuild(spec, join(cacheDir, 'builds'), log));
   const file = await demoFile(cacheDir, scale, seed, log);
   const sides = await prepareSides(builds, file);
-  for (const s of sides) log(`${s.letter}: ${s.build.id}, ${STORE_NAMES[s.store]}, ${workersText(s.workers)}`);
+  for (const s of sides) log(`${s.letter}: ${s.build.id}, ${STORE_NAMES[s.store]}, ${workersText(s.workers)}, Node.js ${s.node.version}`);
 
   const db = await sides[0]!.ingested.open();
   const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());

@@ -299,7 +299,11 @@ test(`bench A/B (${abSides.join(' ')}): answers compared, both sides measured to
 test('bench A/B: bad options are refused with a clear message, before anything runs', { timeout: 60_000 }, async () => {
   const cases: [string[], RegExp][] = [
     [['--store', 'postgres,mysql'], /--store: mysql is not one of postgres, pglite, primary, standby/],
-    [['--store', 'postgres'], /nothing to compare: give two or more values of --build, --store or --workers/],
+    [['--store', 'postgres'], /nothing to compare: give two or more values of --build, --store, --workers or --node/],
+    [
+      ['--node', `${process.execPath},/nonexistent/node`],
+      /--node: \/nonexistent\/node does not run \(spawnSync \/nonexistent\/node ENOENT\)/,
+    ],
     [['--store', 'pglite', '--workers', '1,2'], /PGlite is served by one worker only/],
     [['--workers', '1,2', '--rounds', '0'], /--rounds must be whole numbers ≥ 1/],
     [['--workers', '1,2', '--scenarios', 'teams/first50'], /unknown scenario\(s\) teams\/first50/],

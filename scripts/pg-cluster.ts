@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,7 +115,16 @@ function clusterOf(files: ClusterFiles, port: number, extraOptions: string): PgC
     binaries: files.binaries,
     dataDir: data,
     urlOf,
-    start: async () => void (await asServer('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '120', 'start'])),
+    start: async () => {
+      try {
+        await asServer('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '120', 'start']);
+      } catch (err) {
+        // pg_ctl says only "examine the log output": the log goes with the error, since the
+        // folder goes when its test ends.
+        const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').slice(-4000) : '(no log)';
+        throw new Error(`${(err as Error).message}\nthe server's log (port ${port}):\n${log}`);
+      }
+    },
     stop: async () => void (await asServer('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '120', 'stop'])),
     destroy: async () => {
       await asServer('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +160,9 @@ export async function createStandby(primary: PgCluster): Promise<PgCluster> {
   } else {
     await primary.stop();
     cpSync(primary.dataDir, files.data, { recursive: true, preserveTimestamps: true });
+    // PostgreSQL refuses a data folder open to others, and Node 24's copy makes the top folder
+    // with the default mode, not the source's.
+    chmodSync(files.data, 0o700);
     await primary.start();
     const user = await serverUser();
     writeFileSync(join(files.data, 'standby.signal'), '');

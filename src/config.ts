@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STATEMENT_SLOTS } from './db/statement-batches.js';
 import { maskDatabaseUrl } from './db/store.js';
 import { DEFAULT_LIMITS } from './http/limits.js';
-import { DEFAULT_MAX_BLOCK_EVENTS } from './ingest/blocks.js';
+import { DEFAULT_BATCH_EVENTS, DEFAULT_MAX_BLOCK_EVENTS } from './ingest/blocks.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES } from './http/response-cache.js';
 import { DEFAULT_ROW_CACHE_BYTES } from './pagination/row-cache.js';
 
@@ -93,7 +93,7 @@ export const SETTINGS = {
     flag: 'batch-events',
     env: 'EPOCHVIEW_BATCH_EVENTS',
     kind: 'int',
-    default: '50000',
+    default: String(DEFAULT_BATCH_EVENTS),
     help: 'ingest, serve --follow, serve --broker-listen: events per transaction while catching up',
     min: 1,
   },

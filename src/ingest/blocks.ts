@@ -23,6 +23,12 @@ export interface Block {
  */
 export const DEFAULT_MAX_BLOCK_EVENTS = 1_000_000;
 
+/**
+ * The default of --batch-events: while catching up, whole blocks are applied in one transaction
+ * until they hold this many events (fewer commits; a live block is applied alone).
+ */
+export const DEFAULT_BATCH_EVENTS = 50_000;
+
 /** What push returns for the events that complete no block (nearly all): no array made for each. */
 const NO_BLOCKS: readonly Block[] = Object.freeze([]);
 

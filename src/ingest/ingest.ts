@@ -3,7 +3,7 @@ import type { Store } from '../db/store.js';
 import type { DecodedEvent, EventBatches } from '../sources/events.js';
 import { InputError, type InputPosition } from '../sources/input-error.js';
 import { applyBlocks } from './apply.js';
-import { BlockAssembler, type Block } from './blocks.js';
+import { BlockAssembler, type Block, DEFAULT_BATCH_EVENTS } from './blocks.js';
 
 export interface IngestProgress {
   height: bigint | null;
@@ -152,7 +152,7 @@ export class Ingester {
     private chainId: string,
     private readonly opts: IngestOptions,
   ) {
-    this.batchEvents = opts.batchEvents ?? 50_000;
+    this.batchEvents = opts.batchEvents ?? DEFAULT_BATCH_EVENTS;
     this.assembler = new BlockAssembler(opts.maxBlockEvents);
     this.summary = { blocksApplied: 0, blocksSkipped: 0, applied: new Map(), skipped: new Map(), lastHeight: checkpoint, seconds: 0 };
   }

@@ -144,6 +144,16 @@ function clusterOf(files: ClusterFiles, port: number, extraOptions: string): PgC
   };
 }
 
+/** Starts a new cluster; one that does not start is removed, since no caller holds it yet to clean up. */
+async function startOrRemove(cluster: PgCluster): Promise<void> {
+  try {
+    await cluster.start();
+  } catch (err) {
+    await cluster.destroy();
+    throw err;
+  }
+}
+
 /** WAL the primary keeps for a standby that is down a while (a restart in a test). */
 const PRIMARY_OPTIONS = '-c wal_keep_size=512MB';
 
@@ -152,7 +162,7 @@ export async function createPgCluster(opts: { binaries?: PgBinaries; port?: numb
   const files = await clusterFiles(opts.binaries ?? (await pgBinaries()));
   await files.asServer('initdb', ['-D', files.data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const cluster = clusterOf(files, opts.port ?? (await freePort()), PRIMARY_OPTIONS);
-  await cluster.start();
+  await startOrRemove(cluster);
   return cluster;
 }
 
@@ -181,6 +191,6 @@ export async function createStandby(primary: PgCluster): Promise<PgCluster> {
     if (user) await run('chown', ['-R', `${user.uid}:${user.gid}`, files.data]);
   }
   const standby = clusterOf(files, await freePort(), '');
-  await standby.start();
+  await startOrRemove(standby);
   return standby;
 }

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { ThreadCall, ThreadData, ThreadError, ThreadMessage } from './pglite-thread.js';
+import type { ThreadCall, ThreadError, ThreadMessage, ThreadRequest } from './pglite-thread.js';
 import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
 import { startWorker } from '../lib/worker-thread.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -19,7 +19,8 @@ function fromThread(e: ThreadError): Error {
  * transaction holds the connection until it ends, so readers never see half of one.
  *
  * The thread keeps the process alive only while a call is in flight, as an in-process store
- * would: an idle store that is never closed does not hold the process open.
+ * would: an idle store that is never closed does not hold the process open. A closed store's
+ * thread is kept, idle, for the next store the process opens (see `spare`).
  */
 export class PgliteStore implements Store {
   readonly kind = 'pglite' as const;
@@ -28,33 +29,37 @@ export class PgliteStore implements Store {
   private readonly listeners = new Map<number, (payload: string) => void>();
   private nextId = 1;
   private stopped: Error | undefined;
-  private readonly exited: Promise<void>;
+  private closed: Promise<void> | undefined;
+  private readonly onMessage = (m: ThreadMessage) => {
+    if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
+    if (!('id' in m)) return;
+    const call = this.pending.get(m.id);
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (m.ok) call?.resolve(m.value);
+    else call?.reject(fromThread(m.error));
+  };
+  private readonly onExit = (code: number) => {
+    this.stop(new Error(`the PGlite thread of ${this.location} stopped (exit code ${code})`));
+    this.release();
+  };
+  private readonly onError = (err: Error) =>
+    this.stop(new Error(`the PGlite thread of ${this.location} failed: ${err.message}`, { cause: err }));
 
   private constructor(
     private readonly worker: Worker,
     location: string,
+    /** Gives the folder back (lockDataDir); once only. */
+    private unlock: (() => void) | undefined,
     onBatch?: (members: number) => void,
     now?: () => number,
   ) {
     this.location = location;
     this.batches = new StatementBatches((sql, params, until) => this.query(sql, params, until), 2, onBatch, ONE_THREAD_TUNING, now);
     worker.unref();
-    worker.on('message', (m: ThreadMessage) => {
-      if ('notify' in m) return this.listeners.get(m.notify)?.(m.payload);
-      if (!('id' in m)) return;
-      const call = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) worker.unref();
-      if (m.ok) call?.resolve(m.value);
-      else call?.reject(fromThread(m.error));
-    });
-    this.exited = new Promise((resolve) =>
-      worker.once('exit', (code) => {
-        this.stop(new Error(`the PGlite thread of ${location} stopped (exit code ${code})`));
-        resolve();
-      }),
-    );
-    worker.on('error', (err) => this.stop(new Error(`the PGlite thread of ${location} failed: ${err.message}`, { cause: err })));
+    worker.on('message', this.onMessage);
+    worker.once('exit', this.onExit);
+    worker.on('error', this.onError);
   }
 
   /**
@@ -63,20 +68,27 @@ export class PgliteStore implements Store {
    */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
     const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
-    let worker: Worker | undefined;
+    // A thread no longer running has the id -1.
+    let worker = spare?.threadId === -1 ? undefined : spare;
+    spare = undefined;
     try {
-      worker = startWorker(import.meta.url, 'pglite-thread', { dataDir } satisfies ThreadData);
+      worker ??= startWorker(import.meta.url, 'pglite-thread', undefined);
       const started = worker;
       await new Promise<void>((resolve, reject) => {
+        const exited = (code: number) => reject(new Error(`the PGlite thread stopped while opening ${dataDir} (exit code ${code})`));
         const onMessage = (m: ThreadMessage) => {
           if (!('opened' in m) && !('failed' in m)) return;
           started.off('message', onMessage);
           started.off('error', reject);
+          started.off('exit', exited);
           if ('opened' in m) resolve();
           else reject(fromThread(m.failed));
         };
         started.on('message', onMessage);
         started.once('error', reject);
+        started.once('exit', exited);
+        started.ref();
+        started.postMessage({ open: dataDir } satisfies ThreadRequest);
       });
     } catch (err) {
       // The folder is given back however the open failed.
@@ -84,9 +96,7 @@ export class PgliteStore implements Store {
       unlock();
       throw err;
     }
-    const store = new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, onBatch, now);
-    void store.exited.then(unlock);
-    return store;
+    return new PgliteStore(worker, dataDir === 'memory://' ? 'pglite (in memory)' : `pglite ${dataDir}`, unlock, onBatch, now);
   }
 
   private stop(cause: Error): void {
@@ -101,7 +111,7 @@ export class PgliteStore implements Store {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, call });
+      this.worker.postMessage({ id, call } satisfies ThreadRequest);
     });
   }
 
@@ -159,16 +169,43 @@ export class PgliteStore implements Store {
     };
   }
 
-  async close(): Promise<void> {
-    if (!this.stopped) {
-      await this.call({ op: 'close' });
-      this.stop(new Error(`${this.location} is closed`));
-      // PGlite has closed (and synced its folder): the thread has nothing left to do. Referenced
-      // until it has exited: an unreferenced thread (idle, see call) let the event loop of a
-      // process with nothing else to do end with close() still pending.
-      this.worker.ref();
-      await this.worker.terminate();
+  /** Closes PGlite (which syncs its folder), gives the folder back, and keeps the thread as the spare. */
+  close(): Promise<void> {
+    this.closed ??= this.closeThread();
+    return this.closed;
+  }
+
+  private async closeThread(): Promise<void> {
+    if (this.stopped) return; // The thread stopped: nothing is open in it.
+    let failed: unknown;
+    await this.call({ op: 'close' }).catch((err: unknown) => (failed = err));
+    this.stop(new Error(`${this.location} is closed`));
+    this.release();
+    if (failed === undefined && spare === undefined) {
+      spare = this.worker;
+      return;
     }
-    await this.exited;
+    // Referenced until it has exited: an unreferenced thread let the event loop of a process with
+    // nothing else to do end with close() still pending.
+    this.worker.ref();
+    await this.worker.terminate();
+    if (failed !== undefined) throw failed;
+  }
+
+  /** Stops hearing the thread, and gives the folder back. */
+  private release(): void {
+    this.worker.off('message', this.onMessage);
+    this.worker.off('exit', this.onExit);
+    this.worker.off('error', this.onError);
+    this.unlock?.();
+    this.unlock = undefined;
   }
 }
+
+/**
+ * The thread of a store this process closed, idle and unreferenced, which the next store opened
+ * takes (see pglite-thread.ts): starting a thread and loading PGlite's code into it costs about
+ * three times what starting PGlite in a thread that ran it before costs. One that has stopped
+ * (it should not) is not taken.
+ */
+let spare: Worker | undefined;

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { PgliteStore } from '../../src/db/pglite-store.js';
 import { toThreadError } from '../../src/db/pglite-thread.js';
 import { eventually } from '../helpers/serve.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite') }, () => {
   // One store for the file: creating an in-memory PGlite runs initdb, which takes a while. Its
@@ -114,6 +114,42 @@ describe('PgliteStore in a worker thread', { skip: !STORE_KINDS.includes('pglite
     await store.close();
     await assert.rejects(store.query('SELECT 1'), /^Error: pglite \(in memory\) is closed$/);
   });
+});
+
+test('stores opened one after another share a thread in turn: each sees its own folder, hears its own notices, and gives its folder back', {
+  skip: !STORE_KINDS.includes('pglite'),
+  timeout: 300_000,
+}, async () => {
+  const [a, b] = [await createTestStore('pglite'), await createTestStore('pglite')];
+  try {
+    const first = await PgliteStore.open(a.dataDir!);
+    await first.exec(`CREATE TABLE mark (v text); INSERT INTO mark VALUES ('a')`);
+    const heard: string[] = [];
+    await first.listen('news', { onNotify: (p) => heard.push(p), onListening: () => {} });
+    await first.close();
+    await assert.rejects(first.query('SELECT 1'), /is closed$/);
+
+    // In the thread the first left: another folder, and its notices go to its own listener
+    // alone (whose number is the first's listener's: the same calls came before it).
+    const second = await PgliteStore.open(b.dataDir!);
+    assert.deepEqual(await second.query(`SELECT to_regclass('mark') IS NULL AS none`), [{ none: true }]);
+    const heardBySecond: string[] = [];
+    await second.listen('news', { onNotify: (p) => heardBySecond.push(p), onListening: () => {} });
+    await second.query(`SELECT pg_notify('news', 'for the second')`);
+    await eventually('the notice', () => heardBySecond.length > 0);
+    // Opened while the second is open: a thread of its own; the first's folder was given back.
+    const third = await PgliteStore.open(a.dataDir!);
+    assert.deepEqual(await third.query('SELECT v FROM mark'), [{ v: 'a' }]);
+    await Promise.all([second.close(), third.close(), third.close()]);
+    assert.deepEqual(heardBySecond, ['for the second']);
+    assert.deepEqual(heard, []);
+
+    const again = await PgliteStore.open(b.dataDir!);
+    assert.deepEqual(await again.query('SELECT count(*)::int AS n FROM chain_head'), [{ n: 0 }]);
+    await again.close();
+  } finally {
+    await Promise.all([a.drop(), b.drop()]);
+  }
 });
 
 test("an error crossing from the thread keeps its message, even when PGlite's WebAssembly threw no Error", () => {

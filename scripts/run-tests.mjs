@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
@@ -83,6 +83,9 @@ function answers(port) {
 
 const { NODE_FLAGS } = await tsImport('../test/helpers/cli.ts', import.meta.url);
 const env = { ...process.env };
+// The test files' own modules kept compiled too, as the CLI keeps its own (src/cli.ts; Node 22.1
+// and later): about 7% off loading them, in each of the test files' processes.
+if (!env.NODE_DISABLE_COMPILE_CACHE) env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
 const testsPostgres = (env.EPOCHVIEW_TEST_STORES ?? 'pglite,postgres').split(',').includes('postgres');
 let cluster;
 if (testsPostgres && !env.TEST_DATABASE_URL && !(await answers(5432))) {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ThreadCall, ThreadError, ThreadMessage, ThreadRequest } from './pglite-thread.js';
 import { ONE_THREAD_TUNING, StatementBatches } from './statement-batches.js';
@@ -176,7 +177,12 @@ export class PgliteStore implements Store {
   }
 
   private async closeThread(): Promise<void> {
-    if (this.stopped) return; // The thread stopped: nothing is open in it.
+    if (this.stopped) {
+      // The thread failed or stopped: nothing is open in it, and the folder is given back once it
+      // has exited (a thread no longer running has the id -1).
+      if (this.worker.threadId !== -1) await once(this.worker, 'exit');
+      return;
+    }
     let failed: unknown;
     await this.call({ op: 'close' }).catch((err: unknown) => (failed = err));
     this.stop(new Error(`${this.location} is closed`));

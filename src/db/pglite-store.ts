@@ -69,8 +69,7 @@ export class PgliteStore implements Store {
    */
   static async open(dataDir: string, onBatch?: (members: number) => void, now?: () => number): Promise<PgliteStore> {
     const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
-    // A thread no longer running has the id -1.
-    let worker = spare?.threadId === -1 ? undefined : spare;
+    let worker = spare && running(spare) ? spare : undefined;
     spare = undefined;
     try {
       worker ??= startWorker(import.meta.url, 'pglite-thread', undefined);
@@ -179,8 +178,8 @@ export class PgliteStore implements Store {
   private async closeThread(): Promise<void> {
     if (this.stopped) {
       // The thread failed or stopped: nothing is open in it, and the folder is given back once it
-      // has exited (a thread no longer running has the id -1).
-      if (this.worker.threadId !== -1) await once(this.worker, 'exit');
+      // has exited.
+      if (running(this.worker)) await once(this.worker, 'exit');
       return;
     }
     let failed: unknown;
@@ -215,3 +214,6 @@ export class PgliteStore implements Store {
  * (it should not) is not taken.
  */
 let spare: Worker | undefined;
+
+/** Whether the thread still runs: one that no longer does has the id -1. */
+const running = (worker: Worker) => worker.threadId !== -1;

@@ -105,6 +105,27 @@ const SELECTIONS: Record<string, string> = {
   teamRefereeHistory: 'teamId joinedAt joinedAtEpoch',
 };
 
+/** Which fields a document selects: every field of the REST answer, or what the console's own documents select. */
+export type Selection = 'all' | 'console';
+
+/**
+ * The console's selections where they are not every field (vegaprotocol/frontend-monorepo,
+ * apps/trading/lib/hooks): the leaderboard's TeamsStatistics.graphql and the members of
+ * Team.graphql, edges and nodes only (no document selects pageInfo or cursors, family.md §9.4),
+ * with the `__typename` Apollo adds to every selection set; the types of the connection, the
+ * edge and the node.
+ */
+const CONSOLE: Record<string, { fields: readonly string[]; types: readonly [string, string, string] }> = {
+  teamsStatistics: {
+    fields: ['teamId', 'totalQuantumVolume', 'totalQuantumRewards', 'totalGamesPlayed', 'gamesPlayed'],
+    types: ['TeamsStatisticsConnection', 'TeamStatisticsEdge', 'TeamStatistics'],
+  },
+  teamMembersStatistics: {
+    fields: ['partyId', 'totalQuantumVolume', 'totalQuantumRewards', 'totalGamesPlayed'],
+    types: ['TeamMembersStatisticsConnection', 'TeamMemberStatisticsEdge', 'TeamMemberStatistics'],
+  },
+};
+
 /** The data-node's routes, tried in the router's order (a static segment before a parameter); a parameter may be empty. */
 const API_ROUTES = byPriority(ROUTES.filter((r) => r.operation.service === 'TradingDataService')).map(
   (route) => [route.path, new RegExp(`^${route.path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]*)')}$`)] as const,
@@ -120,7 +141,7 @@ function routeOf(path: string): { path: string; params: Record<string, string> }
   return undefined;
 }
 
-export function asGraphql(request: string): Asked | undefined {
+export function asGraphql(request: string, selectionOf: Selection = 'all'): Asked | undefined {
   const [path = '', query = ''] = request.split('?');
   const found = routeOf(path);
   if (!found) return undefined;
@@ -204,7 +225,10 @@ export function asGraphql(request: string): Asked | undefined {
     defs = '$filter: RewardSummaryFilter, $pagination: Pagination';
     args = 'filter: $filter, pagination: $pagination';
   }
-  const selection = `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+  const console = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const selection = console
+    ? `edges { node { ${console.fields.join(' ')} __typename } __typename } __typename`
+    : `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
   return {
     field,
     query: `query Fixture(${defs}) { ${field}(${args}) { ${selection} } }`,
@@ -242,14 +266,28 @@ export function graphqlAnswer(field: string, status: number, body: Json): Json {
   return { errors: [error], data: nonNull ? null : { [field]: null } };
 }
 
+/** A GraphQL answer of every field as the console's selection gives it (see CONSOLE); others as they are. */
+function selected(field: string, answer: Json, selectionOf: Selection): Json {
+  const console = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const connection = (answer.data as Json | null)?.[field] as { edges: { node: Json }[] } | null | undefined;
+  if (!console || !connection) return answer;
+  const [connectionType, edgeType, nodeType] = console.types;
+  const edges = connection.edges.map((e) => ({
+    node: { ...Object.fromEntries(console.fields.map((k) => [k, e.node[k]])), __typename: nodeType },
+    __typename: edgeType,
+  }));
+  return { data: { [field]: { edges, __typename: connectionType } } };
+}
+
 /** A REST URL's request as GET /graphql (the benchmark's requests, all expressible). */
-export function graphqlUrl(restUrl: string): string {
-  const asked = asGraphql(restUrl);
+export function graphqlUrl(restUrl: string, selectionOf: Selection = 'all'): string {
+  const asked = asGraphql(restUrl, selectionOf);
   if (!asked) throw new Error(`not expressible in GraphQL: ${restUrl}`);
   return `/graphql?query=${encodeURIComponent(asked.query)}&variables=${encodeURIComponent(JSON.stringify(asked.variables))}`;
 }
 
 /** The GraphQL answer's text that a REST answer converts to. */
-export function graphqlAnswerOf(restUrl: string, restBody: string, status = 200): string {
-  return goJson(graphqlAnswer(asGraphql(restUrl)!.field, status, JSON.parse(restBody) as Json));
+export function graphqlAnswerOf(restUrl: string, restBody: string, selectionOf: Selection = 'all'): string {
+  const field = asGraphql(restUrl)!.field;
+  return goJson(selected(field, graphqlAnswer(field, 200, JSON.parse(restBody) as Json), selectionOf));
 }

@@ -3,14 +3,15 @@
  * `serve` (response cache off) as REST URLs and as GraphQL documents (GET /graphql, the document
  * selecting every field of the REST answer, its arguments as variables), measured with wrk in
  * turns (REST, GraphQL, then GraphQL, REST…). Before measuring, every GraphQL answer is checked
- * against its REST answer converted by graphql.md §3. `npm run build && npx tsx bench/graphql.ts --help`.
+ * against its REST answer converted by graphql.md §3. `--selection console` selects what the
+ * console's own documents do where they select less (the leaderboard, a team's members). `npm run build && npx tsx bench/graphql.ts --help`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDemoScale } from '../src/demo/scales.js';
 import { benchArgs, COMMON_OPTIONS, progressLog, serverUrl } from './cli-args.js';
 import { describeMachine, loadAverage, today, writeResults } from './describe.js';
-import { graphqlAnswerOf, graphqlUrl } from './graphql-urls.js';
+import { graphqlAnswerOf, graphqlUrl, type Selection } from './graphql-urls.js';
 import { demoFile, ingestOrReuse } from './ingest.js';
 import { type LoadResult, runLoad, wrkInstalled } from './load.js';
 import { random, readCursors, readKeys } from './sample.js';
@@ -28,6 +29,8 @@ const HELP = `usage: npm run build && npx tsx bench/graphql.ts [options]
   --duration s       seconds per measurement (default 5)
   --warmup s         seconds of warm-up before each (default 2)
   --rounds n         rounds, REST and GraphQL in turn, the order reversed every other round (default 2)
+  --selection s      all (every field of the REST answer, default) or console (what the console's
+                     documents select: TeamsStatistics.graphql's leaderboard, Team.graphql's members)
   --reuse            keep the ingested store for the next run`;
 
 const { values, fail } = benchArgs(HELP, {
@@ -40,6 +43,7 @@ const { values, fail } = benchArgs(HELP, {
   duration: { type: 'string', default: '5' },
   warmup: { type: 'string', default: '2' },
   rounds: { type: 'string', default: '2' },
+  selection: { type: 'string', default: 'all' },
   reuse: { type: 'boolean', default: false },
 });
 const int = (option: keyof typeof values) => {
@@ -50,6 +54,8 @@ const int = (option: keyof typeof values) => {
 const store = values.store;
 if (store !== 'postgres' && store !== 'pglite') fail('--store must be postgres or pglite');
 if (!isDemoScale(values.scale)) fail(`unknown scale ${values.scale}`);
+if (values.selection !== 'all' && values.selection !== 'console') fail('--selection must be all or console');
+const selection = values.selection as Selection;
 if (!wrkInstalled()) fail('wrk is not installed (Debian: apt-get install wrk)');
 const [perScenario, connections, duration, warmup, rounds, seed] = [
   int('urls'),
@@ -88,14 +94,14 @@ async function main(): Promise<void> {
       const population = { keys, cursors: await readCursors(server.url, keys) };
       const scenarios = buildScenarios(selectScenarioIds(values.scenarios.split(',')), population, perScenario, random(seed));
       for (const sc of scenarios) {
-        const gql = sc.urls.map(graphqlUrl);
+        const gql = sc.urls.map((url) => graphqlUrl(url, selection));
         // Every request: the GraphQL answer is the REST answer in GraphQL's encodings.
         for (const [i, url] of sc.urls.entries()) {
           const [rest, answer] = await Promise.all([
             fetch(server.url + url).then((r) => r.text()),
             fetch(server.url + gql[i]!).then((r) => r.text()),
           ]);
-          const expected = graphqlAnswerOf(url, rest);
+          const expected = graphqlAnswerOf(url, rest, selection);
           if (answer !== expected)
             throw new Error(`${sc.id}: ${url} answered otherwise by GraphQL:\n${answer.slice(0, 300)}\n${expected.slice(0, 300)}`);
         }
@@ -133,7 +139,7 @@ async function main(): Promise<void> {
       '',
       `\`npx tsx bench/graphql.ts ${process.argv.slice(2).join(' ')}\``,
       '',
-      `One \`serve --response-cache-mb 0\` (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, every field of the REST answer selected, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
+      `One \`serve --response-cache-mb 0\` (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, ${selection === 'all' ? 'every field of the REST answer selected' : "the console's selections where they are smaller, else every field of the REST answer"}, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
       '',
       "req/s: the mean of the rounds (their range); GraphQL ÷ REST: of the means (the range of the rounds' ratios); CPU: the serve process's µs per answer (/proc/<pid>/stat), the rounds' range.",
       '',

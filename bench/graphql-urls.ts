@@ -244,15 +244,14 @@ export function withUrls(node: Json): Json {
   return { teamId, referrer, name, teamUrl, avatarUrl, ...rest };
 }
 
-/** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors). */
-export function graphqlAnswer(field: string, status: number, body: Json): Json {
+/** The GraphQL answer a REST answer converts to (§3 for data, §5 for errors), the fields as `selectionOf` selects them. */
+export function graphqlAnswer(field: string, status: number, body: Json, selectionOf: Selection = 'all'): Json {
   if (status === 200 && field === 'currentReferralProgram') return { data: { [field]: graphqlNode(body[field] as Json) } };
   if (status === 200) {
     const connection = Object.values(body)[0] as { edges: { node: Json; cursor: string }[]; pageInfo: Json };
     const edges = connection.edges.map((e) => ({ node: graphqlNode(field === 'teams' ? withUrls(e.node) : e.node), cursor: e.cursor }));
-    return {
-      data: { [field]: { edges: edges.length === 0 && field === 'epochRewardSummaries' ? null : edges, pageInfo: connection.pageInfo } },
-    };
+    const all = { edges: edges.length === 0 && field === 'epochRewardSummaries' ? null : edges, pageInfo: connection.pageInfo };
+    return selected(field, { data: { [field]: all } }, selectionOf);
   }
   const details = body.details as { message: string }[];
   const codeNames: Record<number, string> = { 3: 'InvalidArgument', 5: 'NotFound', 13: 'Internal' };
@@ -288,6 +287,5 @@ export function graphqlUrl(restUrl: string, selectionOf: Selection = 'all'): str
 
 /** The GraphQL answer's text that a REST answer converts to. */
 export function graphqlAnswerOf(restUrl: string, restBody: string, selectionOf: Selection = 'all'): string {
-  const field = asGraphql(restUrl)!.field;
-  return goJson(selected(field, graphqlAnswer(field, 200, JSON.parse(restBody) as Json), selectionOf));
+  return goJson(graphqlAnswer(asGraphql(restUrl)!.field, 200, JSON.parse(restBody) as Json, selectionOf));
 }

@@ -41,6 +41,8 @@ export interface CompiledRoot {
   def: GraphQLField<unknown, unknown>;
   node: FieldNode;
   write: PageWrite;
+  /** The node's fields the selection reads, by message field name: the operation may make only these (Operation.run). */
+  reads: ReadonlySet<string>;
 }
 
 export interface Compiled {
@@ -347,9 +349,28 @@ export function compile(schema: GraphQLSchema, document: DocumentNode, operation
     if (isListType(type) || !isObjectType(type)) return undefined;
     const write = connectionWriter(root, node, type, fragments);
     if (!write) return undefined;
-    fields.push({ key, root, def, node, write });
+    fields.push({ key, root, def, node, write, reads: nodeFieldsRead(node.selectionSet, type, fragments) });
   }
   return { fields };
+}
+
+/**
+ * The node's message fields a connection's selection reads (`edges { node { … } }`), by message
+ * field name. Called on a selection the writers compiled, so every set in it is plain.
+ */
+function nodeFieldsRead(set: SelectionSetNode | undefined, connection: GraphQLObjectType, fragments: Map<string, FragmentDefinitionNode>) {
+  const reads = new Set<string>();
+  const edge = getNamedType(connection.getFields().edges!.type) as GraphQLObjectType;
+  const node = getNamedType(edge.getFields().node!.type) as GraphQLObjectType;
+  const selected = (s: FieldNode, name: string, type: GraphQLObjectType) =>
+    s.name.value === name && s.selectionSet ? (plainFields(s.selectionSet, type.name, fragments) ?? []) : [];
+  for (const e of set ? (plainFields(set, connection.name, fragments) ?? []) : [])
+    for (const n of selected(e, 'edges', edge))
+      for (const f of selected(n, 'node', node)) {
+        const def = node.getFields()[f.name.value]?.extensions.messageField as Field | undefined;
+        if (def) reads.add(def.name);
+      }
+  return reads;
 }
 
 /** A root field's arguments as the executor would coerce them. */

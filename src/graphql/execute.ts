@@ -178,7 +178,9 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
     const info = { fieldNodes: [f.node] } as unknown as GraphQLResolveInfo;
     // As prepare() coerced them for the row limit (rootsAsked).
     const request = f.root.request(p.asked.args.get(f.node) ?? argumentsOf(f, p.variables), info);
-    const page = (await ctx.run(f.root, (read) => runOperation(f.root.operation, read, request))) as PageResult;
+    // Only the node fields the document selects are made (Operation.run): the executor, should
+    // it answer instead, runs the operation again for every field.
+    const page = (await ctx.run(f.root, (read) => runOperation(f.root.operation, read, request, f.reads))) as PageResult;
     noteHead(ctx, page.head);
     return page;
   };

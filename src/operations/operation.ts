@@ -70,8 +70,16 @@ export interface Operation<Fields extends Record<string, FieldSpec> = Record<str
   /** vega.ErrorDetail code and message of unexpected failures of this operation. */
   errorCode: number;
   errorMessage: string;
-  run(ctx: ReadContext, request: RequestOf<Fields>): Promise<Result>;
+  /**
+   * `reads`: the node's fields the door will read, by message field name (a GraphQL selection);
+   * undefined: every field. An operation may leave the others out of its nodes when they are
+   * costly to make (the statistics' per-epoch lists); such an answer is for that door alone.
+   */
+  run(ctx: ReadContext, request: RequestOf<Fields>, reads?: NodeFieldsRead): Promise<Result>;
 }
+
+/** The node's fields a door reads, by message field name; undefined: every field. */
+export type NodeFieldsRead = ReadonlySet<string> | undefined;
 
 /** Any operation, as the doors list them. */
 // biome-ignore lint/suspicious/noExplicitAny: the doors hand each operation the request its own fields type.

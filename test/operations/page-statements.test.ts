@@ -74,7 +74,7 @@ test('ListReferralSets: a reused statement is the one made afresh, for every fil
   assert.equal(checked, 3 * 4 * 3 * 4 * 2 * 2);
 });
 
-test('ListTeamMembersStatistics: a reused statement is the one made afresh, for every member filter, cursor, direction, order and shared value', () => {
+test('ListTeamMembersStatistics: a reused statement is the one made afresh, for every member filter, cursor, direction, order, shared value and with or without the lists', () => {
   type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
   let checked = 0;
   for (const round of [1, 2, 3]) {
@@ -84,16 +84,18 @@ test('ListTeamMembersStatistics: a reused statement is the one made afresh, for 
     // The window's N: ordinary, and equal to a row limit's value (51 for first=50), so that they share a placeholder.
     for (const n of [10n, 51n]) {
       for (const partyId of [undefined, party, team]) {
-        checked += checkAll<Position>(
-          [1, 50, 200],
-          () => [null, { party: other }, { party }, { party: team }],
-          (req) => teamStatsPage(team, n, partyId, req),
-          (req) => teamStatsPage(team, n, partyId, req, AFRESH),
-        );
+        for (const lists of [true, false]) {
+          checked += checkAll<Position>(
+            [1, 50, 200],
+            () => [null, { party: other }, { party }, { party: team }],
+            (req) => teamStatsPage(team, n, partyId, req, lists),
+            (req) => teamStatsPage(team, n, partyId, req, lists, AFRESH),
+          );
+        }
       }
     }
   }
-  assert.equal(checked, 3 * 2 * 3 * 3 * 4 * 2 * 2);
+  assert.equal(checked, 3 * 2 * 3 * 2 * 3 * 4 * 2 * 2);
 });
 
 test('ListEpochRewardSummaries: a reused statement is the one made afresh, with and without an epoch range, for every cursor, direction, order and shared value', () => {

@@ -5,6 +5,7 @@ import { pageRequest } from '../../pagination/page.js';
 import { readPage } from '../../pagination/page-sql.js';
 import type { Operation } from '../operation.js';
 import { DEFAULT_AGGREGATION_EPOCHS, FIELDS } from './fields.js';
+import { readsEpochLists } from '../team-member-stats/message.js';
 import { TEAM_STATISTICS, TEAM_STATISTICS_CURSOR } from './message.js';
 import { teamsStatisticsPage } from './sql.js';
 
@@ -34,7 +35,7 @@ export const listTeamsStatistics: Operation<typeof FIELDS> = {
   },
   errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,
-  async run(ctx, request) {
+  async run(ctx, request, reads) {
     // Faults in the contract's order: pagination, then ids.
     const req = pageRequest(request, (cursor) => decodePosition(TEAM_STATISTICS_CURSOR, cursor));
     const teamId =
@@ -42,7 +43,7 @@ export const listTeamsStatistics: Operation<typeof FIELDS> = {
         ? undefined
         : requireId(request.teamId, (message) => invalidArgument(ERROR_CODE, ERROR_MESSAGE, message));
     const n = request.aggregationEpochs ?? DEFAULT_AGGREGATION_EPOCHS;
-    const { sql, params } = teamsStatisticsPage(teamId, n, req);
+    const { sql, params } = teamsStatisticsPage(teamId, n, req, readsEpochLists(reads));
     return readPage(ctx, sql, params);
   },
 };

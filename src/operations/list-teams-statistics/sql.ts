@@ -3,10 +3,14 @@ import { cursorSql, messageJsonSql } from '../../pagination/message.js';
 import { sqlPlan, type PageRequest } from '../../pagination/page.js';
 import { pageStatement, type PageSql } from '../../pagination/page-sql.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import { REWARDS_ENTRY, VOLUMES_ENTRY } from '../team-member-stats/message.js';
+import { withoutEpochLists } from '../team-member-stats/message.js';
+import { EPOCH_LISTS_SQL } from '../team-member-stats/sql.js';
 import { TEAM_STATISTICS, TEAM_STATISTICS_CURSOR } from './message.js';
 
 type Position = PositionOf<typeof TEAM_STATISTICS_CURSOR>;
+
+/** The teams' statistics without the per-epoch lists, for a door that reads neither (team-member-stats/message.ts). */
+const TOTALS = withoutEpochLists(TEAM_STATISTICS);
 
 /**
  * The page statement of ListTeamsStatistics (family.md §5.4, §11): the teams with a
@@ -24,11 +28,13 @@ type Position = PositionOf<typeof TEAM_STATISTICS_CURSOR>;
  *
  * As for members, a team's rendered statistics are kept by the process (RowCache) under the
  * model's version and the window: a page whose teams are all kept costs that range alone.
+ * Without `lists`, the nodes leave out the per-epoch lists (the console's leaderboard).
  */
 export function teamsStatisticsPage(
   teamId: string | undefined,
   aggregationEpochs: bigint,
   req: PageRequest<Position>,
+  lists = true,
 ): { sql: PageSql; params: SqlParams } {
   const params = new SqlParams();
   const plan = sqlPlan(req);
@@ -55,9 +61,7 @@ export function teamsStatisticsPage(
    */
   const sums = (t: string) => `(
                SELECT sum(s.quantum_volume)::text AS total_volume,
-                      sum(s.quantum_rewards)::text AS total_rewards,
-                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
-                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes
+                      sum(s.quantum_rewards)::text AS total_rewards${lists ? EPOCH_LISTS_SQL : ''}
                  FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_epoch_stats AS s
                         WHERE s.team_id = ${t} AND s.epoch BETWEEN ${windowStart} AND ${windowEnd} ORDER BY s.epoch) AS s)`;
   const cursor = req.cursor ? params.id(req.cursor.teamId) : undefined;
@@ -67,8 +71,8 @@ export function teamsStatisticsPage(
      ORDER BY t.team_id ${plan.fetchOrder} LIMIT ${params.bigint(plan.fetchLimit)}`;
   const otherSide = cursor ? `COALESCE((${teams('true', [`t.team_id ${plan.boundary} ${cursor}`])} LIMIT 1), false)` : 'false';
   const rows = `
-    SELECT x.team_id, x.rv, ${messageJsonSql(TEAM_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_STATISTICS_CURSOR, 'x')} AS cursor
-      FROM (SELECT c.team_id, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+    SELECT x.team_id, x.rv, ${messageJsonSql(lists ? TEAM_STATISTICS : TOTALS, 'x')} AS node, ${cursorSql(TEAM_STATISTICS_CURSOR, 'x')} AS cursor
+      FROM (SELECT c.team_id, c.rv, m.total_volume, m.total_rewards,${lists ? ' m.rewards, m.volumes,' : ''} g.games, g.games_played
               FROM (${keys}) AS c
              CROSS JOIN LATERAL ${sums('c.team_id')} AS m
              CROSS JOIN LATERAL (
@@ -82,9 +86,10 @@ export function teamsStatisticsPage(
      ORDER BY x.team_id ${plan.fetchOrder}`;
   // A team's statistics are those of its rows in the window, and the store changes them only with
   // the team statistics' read model (team_epoch_stats, team_stats_spans and team_games are written with it): within
-  // one version of that model and one window, the team names them (RowCache), as members' do.
+  // one version of that model and one window, the team names them (RowCache), as members' do,
+  // with or without the lists.
   const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-member-stats')`;
-  const scope = `'teams/' || ${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '')`;
+  const scope = `'${lists ? 'teams' : 'teams-totals'}/' || ${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '')`;
   return {
     sql: pageStatement('statistics', req, { sql: rows, key: ['team_id'], otherSide, versions: { scope, rows: keys } }),
     params,

@@ -5,7 +5,7 @@ import { pageRequest } from '../../pagination/page.js';
 import { readPage } from '../../pagination/page-sql.js';
 import type { Operation } from '../operation.js';
 import { DEFAULT_AGGREGATION_EPOCHS, FIELDS } from './fields.js';
-import { TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS } from './message.js';
+import { readsEpochLists, TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS } from './message.js';
 import { teamStatsPage } from './sql.js';
 
 /** vega.ErrorDetail code and message of this operation's errors ("team referees", sic, as the reference says). */
@@ -37,13 +37,13 @@ export const listTeamMembersStatistics: Operation<typeof FIELDS> = {
   },
   errorCode: ERROR_CODE,
   errorMessage: ERROR_MESSAGE,
-  async run(ctx, request) {
+  async run(ctx, request, reads) {
     // Faults in the contract's order: pagination, then ids.
     const req = pageRequest(request, (cursor) => decodePosition(TEAM_MEMBER_CURSOR, cursor));
     const teamId = checkedId(request.teamId ?? '');
     const partyId = request.partyId === undefined ? undefined : checkedId(request.partyId);
     const n = request.aggregationEpochs || DEFAULT_AGGREGATION_EPOCHS;
-    const { sql, params } = teamStatsPage(teamId, n, partyId, req);
+    const { sql, params } = teamStatsPage(teamId, n, partyId, req, readsEpochLists(reads));
     return readPage(ctx, sql, params);
   },
 };

@@ -1,4 +1,5 @@
 import type { CursorDef, MessageDef } from '../../contract/message.js';
+import type { NodeFieldsRead } from '../operation.js';
 
 /** datanode.api.v2.QuantumRewardsPerEpoch over a team_member_stats row. */
 export const REWARDS_ENTRY = {
@@ -60,3 +61,20 @@ export const TEAM_MEMBER_STATISTICS = {
 export const TEAM_MEMBER_CURSOR = {
   fields: [{ key: 'ID', type: 'id', position: 'party', sql: (c) => `${c}.party` }],
 } as const satisfies CursorDef;
+
+/**
+ * The statistics messages' per-epoch lists: an entry per epoch of the window, most of a node's
+ * bytes and of its making (a leaderboard of every team at N=192 is megabytes of them). The
+ * console's leaderboard and team page select the totals only (TeamsStatistics.graphql,
+ * Team.graphql's members): for a door that reads neither list, the statistics are made without.
+ */
+const EPOCH_LISTS: readonly string[] = ['quantumRewards', 'quantumVolumes'];
+
+/** Whether a door reading `reads` reads a per-epoch list. */
+export const readsEpochLists = (reads: NodeFieldsRead): boolean => reads === undefined || EPOCH_LISTS.some((f) => reads.has(f));
+
+/** A statistics message without its per-epoch lists (see EPOCH_LISTS). */
+export const withoutEpochLists = (message: MessageDef): MessageDef => ({
+  ...message,
+  fields: message.fields.filter((f) => !EPOCH_LISTS.includes(f.name)),
+});

@@ -3,11 +3,14 @@ import { PageShapes, pageStatement, type PageSql } from '../../pagination/page-s
 import type { PositionOf } from '../../contract/message.js';
 import { cursorSql, messageJsonSql } from '../../pagination/message.js';
 import { SqlParams } from '../../pagination/sql-params.js';
-import { REWARDS_ENTRY, TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS, VOLUMES_ENTRY } from './message.js';
+import { REWARDS_ENTRY, TEAM_MEMBER_CURSOR, TEAM_MEMBER_STATISTICS, VOLUMES_ENTRY, withoutEpochLists } from './message.js';
 
 type Position = PositionOf<typeof TEAM_MEMBER_CURSOR>;
 
 const SHAPES = new PageShapes();
+
+/** The members' statistics without the per-epoch lists, for a door that reads neither (message.ts). */
+const TOTALS = withoutEpochLists(TEAM_MEMBER_STATISTICS);
 
 /**
  * The page statement of ListTeamMembersStatistics (contract §5): a keyset over the team's parties
@@ -25,18 +28,19 @@ const SHAPES = new PageShapes();
  * the aggregation is the costly part, so it must never run for parties outside the page.
  *
  * Its texts are made once per shape (PageShapes): the placeholders, registered first in the order
- * the text uses them.
+ * the text uses them. Without `lists`, the nodes leave out the per-epoch lists (message.ts).
  */
 export function teamStatsPage(
   teamId: string,
   aggregationEpochs: bigint,
   partyId: string | undefined,
   req: PageRequest<Position>,
+  lists = true,
   shapes: PageShapes = SHAPES,
 ): { sql: PageSql; params: SqlParams } {
   const { p, params } = placeholders(teamId, aggregationEpochs, partyId, req);
-  const shape = `${p.team}|${p.n}|${p.party ?? ''}|${p.cursor ?? ''}|${p.limit}|${req.direction}|${req.newestFirst}`;
-  return { sql: shapes.of(shape, req, () => buildPage(p, req)), params };
+  const shape = `${p.team}|${p.n}|${p.party ?? ''}|${p.cursor ?? ''}|${p.limit}|${req.direction}|${req.newestFirst}|${lists}`;
+  return { sql: shapes.of(shape, req, () => buildPage(p, req, lists)), params };
 }
 
 /** The page's values as placeholders, registered in the order the text uses them. */
@@ -62,7 +66,7 @@ interface Placeholders {
 }
 
 /** The page statement itself, over its placeholders. */
-function buildPage({ team, n, party, cursor, limit }: Placeholders, req: PageRequest<Position>): PageSql {
+function buildPage({ team, n, party, cursor, limit }: Placeholders, req: PageRequest<Position>, lists: boolean): PageSql {
   const plan = sqlPlan(req);
   const windowStart = `(SELECT h.last_ended_epoch - (${n} - 1) FROM chain_head AS h WHERE h.last_ended_epoch >= ${n} - 1)`;
   const windowEnd = `(SELECT h.last_ended_epoch FROM chain_head AS h)`;
@@ -92,17 +96,15 @@ function buildPage({ team, n, party, cursor, limit }: Placeholders, req: PageReq
   const parties = `SELECT w.party, encode(w.party, 'hex') AS rv FROM w ${cursor ? `WHERE w.party ${plan.beyond} ${cursor}` : ''}
                     ORDER BY w.party ${plan.fetchOrder} LIMIT ${limit}`;
   const rows = `
-    SELECT x.party, x.rv, ${messageJsonSql(TEAM_MEMBER_STATISTICS, 'x')} AS node, ${cursorSql(TEAM_MEMBER_CURSOR, 'x')} AS cursor
-      FROM (SELECT c.party, c.rv, m.total_volume, m.total_rewards, m.rewards, m.volumes, g.games, g.games_played
+    SELECT x.party, x.rv, ${messageJsonSql(lists ? TEAM_MEMBER_STATISTICS : TOTALS, 'x')} AS node, ${cursorSql(TEAM_MEMBER_CURSOR, 'x')} AS cursor
+      FROM (SELECT c.party, c.rv, m.total_volume, m.total_rewards,${lists ? ' m.rewards, m.volumes,' : ''} g.games, g.games_played
               FROM (${parties}) AS c
              CROSS JOIN LATERAL (
                -- One index-only scan per party (the primary key carries the columns read), in
                -- epoch order, which the entry lists keep: no aggregate sorts (the plans are
                -- checked by test/operations/page-order.test.ts).
                SELECT sum(s.quantum_volume)::text AS total_volume,
-                      sum(s.quantum_rewards)::text AS total_rewards,
-                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
-                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes
+                      sum(s.quantum_rewards)::text AS total_rewards${lists ? EPOCH_LISTS_SQL : ''}
                  FROM (SELECT s.epoch, s.quantum_volume, s.quantum_rewards FROM team_member_stats AS s
                         WHERE ${inWindow('s', 'c')} ORDER BY s.epoch) AS s
              ) AS m
@@ -121,8 +123,17 @@ function buildPage({ team, n, party, cursor, limit }: Placeholders, req: PageReq
   const w = `w AS MATERIALIZED (SELECT tp.party FROM team_parties AS tp WHERE ${candidates.join(' AND ')})`;
   // A member's statistics are those of its rows in the window, and the store changes them only
   // with the team statistics' read model: within one version of that model and one window, the
-  // party names them (RowCache). Ingestion writes the model's version in the block's transaction.
+  // party names them (RowCache), with or without the lists. Ingestion writes the model's version
+  // in the block's transaction.
   const modelVersion = `(SELECT coalesce(max(v.height), 0) FROM read_model_versions AS v WHERE v.model = 'team-member-stats')`;
-  const scope = `${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '') || '/' || encode(${team}, 'hex')`;
+  const scope = `${modelVersion}::text || '/' || coalesce(${windowStart}::text, '') || '/' || coalesce(${windowEnd}::text, '') || '/' || encode(${team}, 'hex')${lists ? '' : ` || '/totals'`}`;
   return pageStatement('statistics', req, { sql: rows, key: ['party'], otherSide, with: [w], versions: { scope, rows: parties } });
 }
+
+/**
+ * The per-epoch lists of a member's or a team's rows in the window (alias s, in epoch order),
+ * as the aggregates' columns `rewards` and `volumes`: JSON elements joined by commas.
+ */
+export const EPOCH_LISTS_SQL = `,
+                      string_agg(${messageJsonSql(REWARDS_ENTRY, 's')}, ',') AS rewards,
+                      string_agg(${messageJsonSql(VOLUMES_ENTRY, 's')}, ',') AS volumes`;

@@ -4,7 +4,9 @@
  * selecting every field of the REST answer, its arguments as variables), measured with wrk in
  * turns (REST, GraphQL, then GraphQL, REST…). Before measuring, every GraphQL answer is checked
  * against its REST answer converted by graphql.md §3. `--selection console` selects what the
- * console's own documents do where they select less (the leaderboard, a team's members). `npm run build && npx tsx bench/graphql.ts --help`.
+ * console's own documents do where they select less (the leaderboard, a team's members).
+ * `--build a,b` serves each build on the same store and measures them in the same turns.
+ * `npm run build && npx tsx bench/graphql.ts --help`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,7 +18,8 @@ import { demoFile, ingestOrReuse } from './ingest.js';
 import { type LoadResult, runLoad, wrkInstalled } from './load.js';
 import { random, readCursors, readKeys } from './sample.js';
 import { buildScenarios, selectScenarioIds } from './scenarios.js';
-import { startService } from './servers.js';
+import { type Build, resolveBuild } from './builds.js';
+import { type RunningServer, startService } from './servers.js';
 import { benchStore, storeVersion } from './stores.js';
 import { cpuSeconds } from './cpu.js';
 
@@ -29,6 +32,8 @@ const HELP = `usage: npm run build && npx tsx bench/graphql.ts [options]
   --duration s       seconds per measurement (default 5)
   --warmup s         seconds of warm-up before each (default 2)
   --rounds n         rounds, REST and GraphQL in turn, the order reversed every other round (default 2)
+  --build a,b        builds, each served on the same store and measured in the same turns (default .:
+                     this checkout; a built checkout's folder or a git revision, as bench/ab.ts takes)
   --selection s      all (every field of the REST answer, default) or console (what the console's
                      documents select: TeamsStatistics.graphql's leaderboard, Team.graphql's members)
   --reuse            keep the ingested store for the next run`;
@@ -43,6 +48,7 @@ const { values, fail } = benchArgs(HELP, {
   duration: { type: 'string', default: '5' },
   warmup: { type: 'string', default: '2' },
   rounds: { type: 'string', default: '2' },
+  build: { type: 'string', default: '.' },
   selection: { type: 'string', default: 'all' },
   reuse: { type: 'boolean', default: false },
 });
@@ -85,53 +91,70 @@ async function main(): Promise<void> {
     what: 'this build',
     log,
   });
+  const builds = values.build.split(',').map((spec) => resolveBuild(spec, join(cacheDir, 'builds'), log));
+  const serves: { build: Build; server: RunningServer }[] = [];
   try {
     const db = await target.open();
     const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
-    const server = await startService([...target.args, '--response-cache-mb', '0'], 'warn');
     const rows: string[] = [];
     try {
-      const population = { keys, cursors: await readCursors(server.url, keys) };
+      for (const build of builds)
+        serves.push({ build, server: await startService([...target.args, '--response-cache-mb', '0'], 'warn', build.cli) });
+      // Every build walks the cursors: what that leaves in its row cache is alike.
+      const cursors = await Promise.all(serves.map(({ server }) => readCursors(server.url, keys)));
+      const population = { keys, cursors: cursors[0]! };
       const scenarios = buildScenarios(selectScenarioIds(values.scenarios.split(',')), population, perScenario, random(seed));
+      const label = (b: Build, door: string) => (builds.length > 1 ? `${b.id} ${door}` : door);
       for (const sc of scenarios) {
         const gql = sc.urls.map((url) => graphqlUrl(url, selection));
-        // Every request: the GraphQL answer is the REST answer in GraphQL's encodings.
-        for (const [i, url] of sc.urls.entries()) {
-          const [rest, answer] = await Promise.all([
-            fetch(server.url + url).then((r) => r.text()),
-            fetch(server.url + gql[i]!).then((r) => r.text()),
-          ]);
-          const expected = graphqlAnswerOf(url, rest, selection);
-          if (answer !== expected)
-            throw new Error(`${sc.id}: ${url} answered otherwise by GraphQL:\n${answer.slice(0, 300)}\n${expected.slice(0, 300)}`);
+        // Every request of every build: the GraphQL answer is the REST answer in GraphQL's encodings.
+        for (const { build, server } of serves) {
+          for (const [i, url] of sc.urls.entries()) {
+            const [rest, answer] = await Promise.all([
+              fetch(server.url + url).then((r) => r.text()),
+              fetch(server.url + gql[i]!).then((r) => r.text()),
+            ]);
+            const expected = graphqlAnswerOf(url, rest, selection);
+            if (answer !== expected)
+              throw new Error(
+                `${build.id} ${sc.id}: ${url} answered otherwise by GraphQL:\n${answer.slice(0, 300)}\n${expected.slice(0, 300)}`,
+              );
+          }
         }
-        const runs: { rest: Measured[]; graphql: Measured[] } = { rest: [], graphql: [] };
+        const sides = serves.flatMap(({ build, server }) => [
+          { name: label(build, 'REST'), server, urls: sc.urls },
+          { name: label(build, 'GraphQL'), server, urls: gql },
+        ]);
+        const runs = new Map(sides.map((side) => [side.name, [] as Measured[]]));
         for (let round = 0; round < rounds; round++) {
-          const order = round % 2 === 0 ? (['rest', 'graphql'] as const) : (['graphql', 'rest'] as const);
-          for (const door of order) {
-            const urls = door === 'rest' ? sc.urls : gql;
+          for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+            const { server, urls } = side;
             if (warmup > 0) await runLoad({ baseUrl: server.url, urls, connections, duration: warmup });
             const cpuBefore = cpuSeconds(server.pid);
             const load = await runLoad({ baseUrl: server.url, urls, connections, duration });
             const cpuUs = ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(1, load.requests);
-            runs[door].push({ ...load, cpuUs });
+            runs.get(side.name)!.push({ ...load, cpuUs });
             log(
-              `${sc.id} round ${round + 1} ${door}: ${n0(load.reqPerSec)} req/s, ${n0(cpuUs)} µs CPU an answer, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`,
+              `${sc.id} round ${round + 1} ${side.name}: ${n0(load.reqPerSec)} req/s, ${n0(cpuUs)} µs CPU an answer, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`,
             );
           }
         }
         const rps = (xs: LoadResult[]) => mean(xs.map((x) => x.reqPerSec));
         const range = (xs: number[]) => `${n0(Math.min(...xs))}–${n0(Math.max(...xs))}`;
-        const ratios = runs.graphql.map((g, i) => g.reqPerSec / runs.rest[i]!.reqPerSec);
         const cpu = (xs: Measured[]) => range(xs.map((x) => x.cpuUs));
         const ms = (xs: LoadResult[]) => `${mean(xs.map((x) => x.p50)).toFixed(1)} / ${mean(xs.map((x) => x.p99)).toFixed(1)}`;
         const errors = (xs: LoadResult[]) => xs.reduce((s, x) => s + x.errors, 0);
-        rows.push(
-          `| ${sc.id} | ${n0(sc.urls.length)} | ${n0(rps(runs.rest))} (${range(runs.rest.map((x) => x.reqPerSec))}) | ${n0(rps(runs.graphql))} (${range(runs.graphql.map((x) => x.reqPerSec))}) | ${(rps(runs.graphql) / rps(runs.rest)).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${cpu(runs.rest)} / ${cpu(runs.graphql)} | ${ms(runs.rest)} | ${ms(runs.graphql)} | ${errors(runs.rest)} / ${errors(runs.graphql)} |`,
-        );
+        for (const { build } of serves) {
+          const rest = runs.get(label(build, 'REST'))!;
+          const graphql = runs.get(label(build, 'GraphQL'))!;
+          const ratios = graphql.map((g, i) => g.reqPerSec / rest[i]!.reqPerSec);
+          rows.push(
+            `| ${sc.id} |${builds.length > 1 ? ` ${build.id} |` : ''} ${n0(sc.urls.length)} | ${n0(rps(rest))} (${range(rest.map((x) => x.reqPerSec))}) | ${n0(rps(graphql))} (${range(graphql.map((x) => x.reqPerSec))}) | ${(rps(graphql) / rps(rest)).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${cpu(rest)} / ${cpu(graphql)} | ${ms(rest)} | ${ms(graphql)} | ${errors(rest)} / ${errors(graphql)} |`,
+          );
+        }
       }
     } finally {
-      await server.stop();
+      for (const { server } of serves) await server.stop();
     }
     const version = await storeVersion(store as 'postgres' | 'pglite', serverUrl(values['database-url']));
     const lines = [
@@ -139,12 +162,12 @@ async function main(): Promise<void> {
       '',
       `\`npx tsx bench/graphql.ts ${process.argv.slice(2).join(' ')}\``,
       '',
-      `One \`serve --response-cache-mb 0\` (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, ${selection === 'all' ? 'every field of the REST answer selected' : "the console's selections where they are smaller, else every field of the REST answer"}, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
+      `${builds.length > 1 ? `A \`serve --response-cache-mb 0\` of each build (${builds.map((b) => b.id).join(', ')}) on the same store, measured in the same turns` : 'One `serve --response-cache-mb 0`'} (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, ${selection === 'all' ? 'every field of the REST answer selected' : "the console's selections where they are smaller, else every field of the REST answer"}, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
       '',
       "req/s: the mean of the rounds (their range); GraphQL ÷ REST: of the means (the range of the rounds' ratios); CPU: the serve process's µs per answer (/proc/<pid>/stat), the rounds' range.",
       '',
-      '| scenario | requests | REST req/s | GraphQL req/s | GraphQL ÷ REST | CPU µs/answer REST / GraphQL | REST p50 / p99 ms | GraphQL p50 / p99 ms | errors |',
-      '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+      `| scenario |${builds.length > 1 ? ' build |' : ''} requests | REST req/s | GraphQL req/s | GraphQL ÷ REST | CPU µs/answer REST / GraphQL | REST p50 / p99 ms | GraphQL p50 / p99 ms | errors |`,
+      `|---|${builds.length > 1 ? '---|' : ''}--:|--:|--:|--:|--:|--:|--:|--:|`,
       ...rows,
     ];
     let out = `${today()}-graphql-${store}.md`;

@@ -34,6 +34,8 @@ const HELP = `usage: npm run build && npx tsx bench/graphql.ts [options]
   --rounds n         rounds, REST and GraphQL in turn, the order reversed every other round (default 2)
   --build a,b        builds, each served on the same store and measured in the same turns (default .:
                      this checkout; a built checkout's folder or a git revision, as bench/ab.ts takes)
+  --row-cache-mb n   serve's row cache (default: serve's own); 0 makes every page from the store, as the
+                     first requests after a block that changed its rows are
   --selection s      all (every field of the REST answer, default) or console (what the console's
                      documents select: TeamsStatistics.graphql's leaderboard, Team.graphql's members)
   --reuse            keep the ingested store for the next run`;
@@ -49,6 +51,7 @@ const { values, fail } = benchArgs(HELP, {
   warmup: { type: 'string', default: '2' },
   rounds: { type: 'string', default: '2' },
   build: { type: 'string', default: '.' },
+  'row-cache-mb': { type: 'string' },
   selection: { type: 'string', default: 'all' },
   reuse: { type: 'boolean', default: false },
 });
@@ -72,6 +75,9 @@ const [perScenario, connections, duration, warmup, rounds, seed] = [
   int('seed'),
 ];
 const cacheDir = resolve(values.cache);
+const rowCache = values['row-cache-mb'];
+if (rowCache !== undefined && !/^\d+$/.test(rowCache)) fail('--row-cache-mb must be a whole number');
+const serveArgs = ['--response-cache-mb', '0', ...(rowCache === undefined ? [] : ['--row-cache-mb', rowCache])];
 const log = progressLog('graphql');
 
 /** A measurement and the serve process's CPU µs per answer during it. */
@@ -98,8 +104,7 @@ async function main(): Promise<void> {
     const keys = await readKeys((sql, params) => db.query(sql, params)).finally(() => db.close());
     const rows: string[] = [];
     try {
-      for (const build of builds)
-        serves.push({ build, server: await startService([...target.args, '--response-cache-mb', '0'], 'warn', build.cli) });
+      for (const build of builds) serves.push({ build, server: await startService([...target.args, ...serveArgs], 'warn', build.cli) });
       // Every build walks the cursors: what that leaves in its row cache is alike.
       const cursors = await Promise.all(serves.map(({ server }) => readCursors(server.url, keys)));
       const population = { keys, cursors: cursors[0]! };
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
       '',
       `\`npx tsx bench/graphql.ts ${process.argv.slice(2).join(' ')}\``,
       '',
-      `${builds.length > 1 ? `A \`serve --response-cache-mb 0\` of each build (${builds.map((b) => b.id).join(', ')}) on the same store, measured in the same turns` : 'One `serve --response-cache-mb 0`'} (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, ${selection === 'all' ? 'every field of the REST answer selected' : "the console's selections where they are smaller, else every field of the REST answer"}, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
+      `${builds.length > 1 ? `A \`serve ${serveArgs.join(' ')}\` of each build (${builds.map((b) => b.id).join(', ')}) on the same store, measured in the same turns` : `One \`serve ${serveArgs.join(' ')}\``} (${version}; node ${process.version}; ${describeMachine()}). Per scenario, its distinct REST URLs and the same requests as GraphQL (GET /graphql, ${selection === 'all' ? 'every field of the REST answer selected' : "the console's selections where they are smaller, else every field of the REST answer"}, the arguments as variables), each GraphQL answer checked against its REST answer first. wrk, c=${connections}, ${duration} s after ${warmup} s of warm-up, ${rounds} rounds in turn. Load average (1, 5, 15 min): ${loadBefore} at the start, ${loadAverage()} at the end.`,
       '',
       "req/s: the mean of the rounds (their range); GraphQL ÷ REST: of the means (the range of the rounds' ratios); CPU: the serve process's µs per answer (/proc/<pid>/stat), the rounds' range.",
       '',

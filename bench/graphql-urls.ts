@@ -225,9 +225,9 @@ export function asGraphql(request: string, selectionOf: Selection = 'all'): Aske
     defs = '$filter: RewardSummaryFilter, $pagination: Pagination';
     args = 'filter: $filter, pagination: $pagination';
   }
-  const console = selectionOf === 'console' ? CONSOLE[field] : undefined;
-  const selection = console
-    ? `edges { node { ${console.fields.join(' ')} __typename } __typename } __typename`
+  const theirs = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const selection = theirs
+    ? `edges { node { ${theirs.fields.join(' ')} __typename } __typename } __typename`
     : `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
   return {
     field,
@@ -267,12 +267,12 @@ export function graphqlAnswer(field: string, status: number, body: Json, selecti
 
 /** A GraphQL answer of every field as the console's selection gives it (see CONSOLE); others as they are. */
 function selected(field: string, answer: Json, selectionOf: Selection): Json {
-  const console = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const theirs = selectionOf === 'console' ? CONSOLE[field] : undefined;
   const connection = (answer.data as Json | null)?.[field] as { edges: { node: Json }[] } | null | undefined;
-  if (!console || !connection) return answer;
-  const [connectionType, edgeType, nodeType] = console.types;
+  if (!theirs || !connection) return answer;
+  const [connectionType, edgeType, nodeType] = theirs.types;
   const edges = connection.edges.map((e) => ({
-    node: { ...Object.fromEntries(console.fields.map((k) => [k, e.node[k]])), __typename: nodeType },
+    node: { ...Object.fromEntries(theirs.fields.map((k) => [k, e.node[k]])), __typename: nodeType },
     __typename: edgeType,
   }));
   return { data: { [field]: { edges, __typename: connectionType } } };

@@ -120,15 +120,15 @@ for (const kind of STORE_KINDS) {
       test("the console's selections of statistics, made without the per-epoch lists, answer as REST does; every field after them has its lists", async () => {
         let asked = 0;
         for (const c of cases) {
-          const console = (c.method ?? 'GET') === 'GET' ? asGraphql(c.request, 'console') : undefined;
-          if (console?.field !== 'teamsStatistics' && console?.field !== 'teamMembersStatistics') continue;
-          const first = await postGraphql(serve.url, { query: console.query, variables: console.variables });
+          const doc = (c.method ?? 'GET') === 'GET' ? asGraphql(c.request, 'console') : undefined;
+          if (doc?.field !== 'teamsStatistics' && doc?.field !== 'teamMembersStatistics') continue;
+          const first = await postGraphql(serve.url, { query: doc.query, variables: doc.variables });
           const rest = await get(serve.url + c.request);
           assert.equal(rest.status, c.status, `${c.name}: REST as the fixture says`);
           const body = rest.body as Record<string, unknown>;
-          const expected = goJson(graphqlAnswer(console.field, rest.status, body, 'console'));
+          const expected = goJson(graphqlAnswer(doc.field, rest.status, body, 'console'));
           assert.equal(first.text, expected, c.name);
-          const again = await postGraphql(serve.url, { query: console.query, variables: console.variables });
+          const again = await postGraphql(serve.url, { query: doc.query, variables: doc.variables });
           assert.equal(again.text, expected, `${c.name}, again`);
           const all = asGraphql(c.request)!;
           const every = await postGraphql(serve.url, { query: all.query, variables: all.variables });

@@ -50,6 +50,9 @@ export interface MessageDef {
   readonly fields: readonly Field[];
 }
 
+/** The fields of a message a door reads, by field name (a GraphQL selection); undefined: every field. */
+export type FieldsRead = ReadonlySet<string> | undefined;
+
 type ScalarJson<S extends Scalar> = S extends 'bool' ? boolean : string;
 type ValueJson<T> = T extends Scalar ? ScalarJson<T> : T extends MessageDef ? MessageJson<T> : never;
 type FieldJson<F extends Field> = F extends { list: true } ? ValueJson<F['type']>[] : ValueJson<F['type']>;

@@ -1,4 +1,4 @@
-import type { MessageDef } from '../contract/message.js';
+import type { FieldsRead, MessageDef } from '../contract/message.js';
 import type { FieldSpec, ParsedQuery } from '../contract/query.js';
 import type { AnswerSource } from '../db/read-models.js';
 import type { Store, Until } from '../db/store.js';
@@ -75,11 +75,8 @@ export interface Operation<Fields extends Record<string, FieldSpec> = Record<str
    * undefined: every field. An operation may leave the others out of its nodes when they are
    * costly to make (the statistics' per-epoch lists); such an answer is for that door alone.
    */
-  run(ctx: ReadContext, request: RequestOf<Fields>, reads?: NodeFieldsRead): Promise<Result>;
+  run(ctx: ReadContext, request: RequestOf<Fields>, reads?: FieldsRead): Promise<Result>;
 }
-
-/** The node's fields a door reads, by message field name; undefined: every field. */
-export type NodeFieldsRead = ReadonlySet<string> | undefined;
 
 /** Any operation, as the doors list them. */
 // biome-ignore lint/suspicious/noExplicitAny: the doors hand each operation the request its own fields type.

@@ -1,6 +1,7 @@
 import { tooManyValues } from '../contract/errors.js';
 import type { FieldSpec } from '../contract/query.js';
-import type { AnyOperation, NodeFieldsRead, ReadContext, RequestOf } from './operation.js';
+import type { FieldsRead } from '../contract/message.js';
+import type { AnyOperation, ReadContext, RequestOf } from './operation.js';
 import type { ItemResult, PageResult } from '../pagination/result.js';
 
 /** What a door runs an operation with: what it reads with, and the limits on what a request may ask. */
@@ -21,7 +22,7 @@ export function runOperation(
   op: AnyOperation,
   ctx: RunContext,
   request: RequestOf<Record<string, FieldSpec>>,
-  reads?: NodeFieldsRead,
+  reads?: FieldsRead,
 ): Promise<PageResult | ItemResult> {
   for (const [name, spec] of repeatedFields(op)) {
     const values = request[name] as readonly unknown[] | undefined;

@@ -1,4 +1,4 @@
-import type { CursorDef, MessageDef } from '../../contract/message.js';
+import type { CursorDef, FieldsRead, MessageDef } from '../../contract/message.js';
 
 /** datanode.api.v2.QuantumRewardsPerEpoch over a team_member_stats row. */
 export const REWARDS_ENTRY = {
@@ -70,8 +70,7 @@ export const TEAM_MEMBER_CURSOR = {
 const EPOCH_LISTS: readonly string[] = ['quantumRewards', 'quantumVolumes'];
 
 /** Whether a door reading `reads` (Operation.run's; undefined: every field) reads a per-epoch list. */
-export const readsEpochLists = (reads: ReadonlySet<string> | undefined): boolean =>
-  reads === undefined || EPOCH_LISTS.some((f) => reads.has(f));
+export const readsEpochLists = (reads: FieldsRead): boolean => reads === undefined || EPOCH_LISTS.some((f) => reads.has(f));
 
 /** A statistics message without its per-epoch lists (see EPOCH_LISTS). */
 export const withoutEpochLists = (message: MessageDef): MessageDef => ({

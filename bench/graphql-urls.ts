@@ -126,6 +126,9 @@ const CONSOLE: Record<string, { fields: readonly string[]; types: readonly [stri
   },
 };
 
+/** The console's selection of a root field, when `selectionOf` asks for it and it is not every field. */
+const consoleSelection = (field: string, selectionOf: Selection) => (selectionOf === 'console' ? CONSOLE[field] : undefined);
+
 /** The data-node's routes, tried in the router's order (a static segment before a parameter); a parameter may be empty. */
 const API_ROUTES = byPriority(ROUTES.filter((r) => r.operation.service === 'TradingDataService')).map(
   (route) => [route.path, new RegExp(`^${route.path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]*)')}$`)] as const,
@@ -225,7 +228,7 @@ export function asGraphql(request: string, selectionOf: Selection = 'all'): Aske
     defs = '$filter: RewardSummaryFilter, $pagination: Pagination';
     args = 'filter: $filter, pagination: $pagination';
   }
-  const theirs = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const theirs = consoleSelection(field, selectionOf);
   const selection = theirs
     ? `edges { node { ${theirs.fields.join(' ')} __typename } __typename } __typename`
     : `edges { node { ${SELECTIONS[field]} } cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
@@ -267,7 +270,7 @@ export function graphqlAnswer(field: string, status: number, body: Json, selecti
 
 /** A GraphQL answer of every field as the console's selection gives it (see CONSOLE); others as they are. */
 function selected(field: string, answer: Json, selectionOf: Selection): Json {
-  const theirs = selectionOf === 'console' ? CONSOLE[field] : undefined;
+  const theirs = consoleSelection(field, selectionOf);
   const connection = (answer.data as Json | null)?.[field] as { edges: { node: Json }[] } | null | undefined;
   if (!theirs || !connection) return answer;
   const [connectionType, edgeType, nodeType] = theirs.types;

@@ -28,7 +28,9 @@ function format(value: bigint, scale: number): string {
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  let end = digits.length;
+  while (end > whole.length && digits.charCodeAt(end - 1) === 48) end--;
+  const fraction = digits.slice(whole.length, end);
   return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
 }
 
@@ -60,9 +62,19 @@ export function applyDecimals(raw: string, decimals: number): string {
   return format(n.value, decimals + n.scale);
 }
 
-/** Groups the integer digits in threes: "1234567.891" → "1,234,567.891". */
+/**
+ * Groups the integer digits in threes: "1234567.891" → "1,234,567.891". By slices, not the usual
+ * /\B(?=(\d{3})+(?!\d))/g, whose lookahead reads to the end from every digit: quadratic, and
+ * the digits come from the chain. (Trailing zeros above likewise: not /0+$/.)
+ */
 export function groupDigits(text: string): string {
-  const [whole, fraction] = text.split('.');
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const [whole, fraction] = text.split('.') as [string, string | undefined];
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = whole.slice(sign.length);
+  const groups: string[] = [];
+  for (let start = ((digits.length - 1) % 3) + 1, from = 0; from < digits.length; from = start, start += 3) {
+    groups.push(digits.slice(from, start));
+  }
+  const grouped = sign + groups.join(',');
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }

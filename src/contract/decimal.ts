@@ -27,6 +27,17 @@ export function roundHalfAwayFromZero(text: string): bigint | undefined {
   return sign === '-' ? -magnitude : magnitude;
 }
 
+/**
+ * The text without its trailing '0's. A loop, not /0+$/: that regex retries from every zero of a
+ * run that does not end the text, quadratic in its length (a factor from the chain with 40,000
+ * zeros before a 1 held the event loop for 5 s).
+ */
+export function withoutTrailingZeros(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 48) end--;
+  return text.slice(0, end);
+}
+
 const INTEGER = /^[+-]?\d+$/;
 
 /** Parses an integer given as a decimal string, a JSON number or a bigint (a binary event's); undefined otherwise. */

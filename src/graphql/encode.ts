@@ -1,4 +1,5 @@
 import { GraphQLScalarType, Kind } from 'graphql';
+import { withoutTrailingZeros } from '../contract/decimal.js';
 
 /**
  * The encodings of graphql.md §3, where GraphQL differs from REST. The operations' nodes are
@@ -50,9 +51,8 @@ export function rfc3339Nano(ns: string): string {
   if (negative || ns.length > 19) return rfc3339NanoBig(BigInt(ns));
   const seconds = ns.length > 9 ? ns.slice(0, -9) : '0';
   const fraction = ns.length > 9 ? ns.slice(-9) : ns.padStart(9, '0');
-  let end = 9;
-  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
-  return `${wholeSeconds(seconds)}${end === 0 ? '' : `.${fraction.slice(0, end)}`}Z`;
+  const digits = withoutTrailingZeros(fraction);
+  return `${wholeSeconds(seconds)}${digits === '' ? '' : `.${digits}`}Z`;
 }
 
 /** The same of any int64 (before 1970 too), by Date. */
@@ -64,7 +64,7 @@ function rfc3339NanoBig(ns: bigint): string {
     seconds -= 1n;
   }
   const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-  const digits = fraction === 0n ? '' : `.${fraction.toString().padStart(9, '0').replace(/0+$/, '')}`;
+  const digits = fraction === 0n ? '' : `.${withoutTrailingZeros(fraction.toString().padStart(9, '0'))}`;
   return `${whole}${digits}Z`;
 }
 

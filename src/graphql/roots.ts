@@ -1,5 +1,6 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { internalError } from '../contract/errors.js';
+import { withoutTrailingZeros } from '../contract/decimal.js';
 import { listEpochRewardSummaries } from '../operations/epoch-reward-summaries/index.js';
 import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import { listReferralSets } from '../operations/referral-sets/index.js';
@@ -157,7 +158,7 @@ export function normalisedDecimal(text: string): string {
   const m = DECIMAL_TEXT.exec(text);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new Error(`invalid decimal: ${JSON.stringify(text)}`);
   const whole = m[2]!.replace(/^0+(?=\d)/, '') || '0';
-  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  const fraction = withoutTrailingZeros(m[3] ?? '');
   const digits = fraction === '' ? whole : `${whole}.${fraction}`;
   return m[1] === '-' && /[1-9]/.test(digits) ? `-${digits}` : digits;
 }

@@ -35,6 +35,23 @@ test('groupDigits groups the integer part only', () => {
   assert.equal(groupDigits('1234567.891234'), '1,234,567.891234');
   assert.equal(groupDigits('999'), '999');
   assert.equal(groupDigits('-1000'), '-1,000');
+  assert.equal(groupDigits('0'), '0');
+  assert.equal(groupDigits('12.5'), '12.5');
+  assert.equal(groupDigits('-123456'), '-123,456');
+  assert.equal(groupDigits('1234567890'), '1,234,567,890');
+});
+
+// Amounts are chain data, and PostgreSQL's numeric holds 131,072 digits: the usual grouping regex
+// and /0+$/ are quadratic in them (minutes of a browser tab at this length).
+test('long amounts grouped and scaled in one pass', { timeout: 60_000 }, () => {
+  const digits = '9'.repeat(200_000);
+  const groups = groupDigits(digits).split(',');
+  assert.equal(groups.length, 66_667);
+  assert.equal(groups[0], '99');
+  assert.ok(groups.slice(1).every((g) => g === '999'));
+  const zeros = '0'.repeat(100_000);
+  assert.ok(applyDecimals(`1${zeros}2${zeros}`, 200_002) === `0.1${zeros}2`);
+  assert.ok(applyDecimals(`1${zeros}2${zeros}`, 200_001) === `1.${zeros}2`);
 });
 
 test('chain times in UTC and how long ago', () => {

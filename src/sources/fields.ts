@@ -3,6 +3,9 @@ import { parseId } from '../contract/ids.js';
 import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
 import { enumName } from './enums.js';
 
+/** The largest epoch an event may carry (Fields.epoch). */
+export const MAX_EPOCH = INT64_MAX - 1n;
+
 /** Fails the event being decoded: names the field by its path, says why. */
 export type Fail = (field: string, reason: string) => never;
 
@@ -87,6 +90,18 @@ export class Fields {
     const n = this.integer(key);
     if (n < 0n || n > INT64_MAX)
       this.failWith(this.name(key), `expected an integer from 0 to ${INT64_MAX}, got ${JSON.stringify(String(n))}`);
+    return n;
+  }
+
+  /**
+   * An epoch: a uint64 short of 2^63 - 1. The read models keep spans of epochs as ranges closed at
+   * both ends, which PostgreSQL stores as [first, last + 1): the last epoch plus one must be a
+   * bigint too, or the block fails in the store instead of here, named.
+   */
+  epoch(key: string): bigint {
+    const n = this.integer(key);
+    if (n < 0n || n > MAX_EPOCH)
+      this.failWith(this.name(key), `expected an epoch from 0 to ${MAX_EPOCH}, got ${JSON.stringify(String(n))}`);
     return n;
   }
 

@@ -18,7 +18,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'referralSetCreated':
       return { kind, setId: f.id('setId'), referrer: f.id('referrer'), createdAt: f.int('createdAt'), updatedAt: f.int('updatedAt') };
     case 'refereeJoinedReferralSet':
-      return { kind, setId: f.id('setId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.uint('atEpoch') };
+      return { kind, setId: f.id('setId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.epoch('atEpoch') };
     case 'teamCreated':
       return {
         kind,
@@ -29,7 +29,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         avatarUrl: f.optionalString('avatarUrl'),
         createdAt: f.int('createdAt'),
         closed: f.bool('closed'),
-        atEpoch: f.uint('atEpoch'),
+        atEpoch: f.epoch('atEpoch'),
         allowList: f.idList('allowList'),
       };
     case 'teamUpdated':
@@ -43,7 +43,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         allowList: f.idList('allowList'),
       };
     case 'refereeJoinedTeam':
-      return { kind, teamId: f.id('teamId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.uint('atEpoch') };
+      return { kind, teamId: f.id('teamId'), referee: f.id('referee'), joinedAt: f.int('joinedAt'), atEpoch: f.epoch('atEpoch') };
     case 'refereeSwitchedTeam':
       return {
         kind,
@@ -51,12 +51,12 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
         toTeamId: f.optionalId('toTeamId') ?? '',
         referee: f.id('referee'),
         switchedAt: f.int('switchedAt'),
-        atEpoch: f.uint('atEpoch'),
+        atEpoch: f.epoch('atEpoch'),
       };
     case 'teamsStatsUpdated':
       return {
         kind,
-        atEpoch: f.uint('atEpoch'),
+        atEpoch: f.epoch('atEpoch'),
         stats: f.objects('stats').map((team) => ({
           teamId: team.id('teamId'),
           members: team.objects('membersStats').map((m) => ({ partyId: m.id('partyId'), volume: notionalVolume(m) })),
@@ -87,7 +87,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       return {
         kind,
         party: f.id('party'),
-        epoch: f.uint('epochSeq'),
+        epoch: f.epoch('epochSeq'),
         asset: f.id('asset'),
         amount,
         rewardType: f.enum('rewardType', ACCOUNT_TYPE, /^ACCOUNT_TYPE_[A-Z0-9_]+$/),
@@ -96,7 +96,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       };
     }
     case 'epochEvent':
-      return { kind, seq: f.uint('seq'), action: f.enum('action', EPOCH_ACTION) };
+      return { kind, seq: f.epoch('seq'), action: f.enum('action', EPOCH_ACTION) };
     case 'asset': {
       // Absent details (proto3: all fields at their zero values) read as empty.
       const details = f.object('details') ?? new Fields({}, 'asset.details', fail);
@@ -124,7 +124,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
       return {
         kind,
         setId: f.id('setId'),
-        atEpoch: f.uint('atEpoch'),
+        atEpoch: f.epoch('atEpoch'),
         runningVolume: f.string('referralSetRunningNotionalTakerVolume'),
         rewardsMultiplier: f.string('rewardsMultiplier'),
         wasEligible: f.bool('wasEligible'),
@@ -144,7 +144,7 @@ export function decodePayload(kind: string, f: Fields, fail: Fail): ChainEvent |
     case 'feesStats':
       return {
         kind,
-        epoch: f.uint('epochSeq'),
+        epoch: f.epoch('epochSeq'),
         generated: f.objects('referrerRewardsGenerated').flatMap((g) =>
           g.objects('generatedReward').map((a) => ({
             party: a.id('party'),

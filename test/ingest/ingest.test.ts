@@ -89,13 +89,19 @@ const BAD_INPUTS: [string, string, RegExp][] = [
   [
     'an epoch past 64 bits',
     JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), '-9223372036854775809') }),
-    /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer from 0 to 9223372036854775807, got "-9223372036854775809"$/m,
+    /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an epoch from 0 to 9223372036854775806, got "-9223372036854775809"$/m,
   ],
   [
     // A uint64: the wire cannot carry a negative one, and protobuf's JSON refuses it.
     'a negative epoch',
     JSON.stringify({ id: '1-1', ...refereeJoined(hex('01'), hex('02'), '-5') }),
-    /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an integer from 0 to 9223372036854775807, got "-5"$/m,
+    /^error: line 2, event 1-1, field refereeJoinedReferralSet\.atEpoch: expected an epoch from 0 to 9223372036854775806, got "-5"$/m,
+  ],
+  [
+    // A bigint, but the read models keep spans of epochs as [first, last + 1).
+    'an epoch at 2^63 - 1',
+    JSON.stringify({ id: '1-1', ...payout('9223372036854775807', hex('ad'), '1') }),
+    /^error: line 2, event 1-1, field rewardPayout\.epochSeq: expected an epoch from 0 to 9223372036854775806, got "9223372036854775807"$/m,
   ],
   [
     // The data-node refuses an event of another version from its files and its socket alike.

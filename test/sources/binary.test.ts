@@ -9,6 +9,7 @@ import type { DecodedEvent } from '../../src/sources/events.js';
 import { InputError } from '../../src/sources/input-error.js';
 import { decodeLine } from '../../src/sources/ndjson/decode-line.js';
 import { comparable, decodeAll } from '../helpers/binary-events.js';
+import { payout } from '../helpers/events.js';
 
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 
@@ -36,7 +37,7 @@ const JSON_EVENTS: Record<string, unknown>[] = (<Record<string, unknown>[]>[
   {
     id: '7-4',
     type: 'BUS_EVENT_TYPE_REFEREE_JOINED_REFERRAL_SET',
-    refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '9223372036854775807' },
+    refereeJoinedReferralSet: { setId: hex(1), referee: hex(3), joinedAt: '6', atEpoch: '9223372036854775806' },
   },
   {
     id: '7-5',
@@ -246,7 +247,12 @@ test('bad bytes: clear errors naming the byte offset, the event and the field', 
         }),
       ),
     ),
-    'byte 40, event 7-4, field refereeJoinedReferralSet.atEpoch: expected an integer from 0 to 9223372036854775807, got "18446744073709551615"',
+    'byte 40, event 7-4, field refereeJoinedReferralSet.atEpoch: expected an epoch from 0 to 9223372036854775806, got "18446744073709551615"',
+  );
+  // 2^63 - 1 fits a bigint, but not as the end of a span of epochs: refused on the payouts' own path too.
+  assert.equal(
+    inputError(() => decode(encodeBusEvent({ id: '7-5', version: 1, ...payout('9223372036854775807', hex(0xad), '1') }))),
+    'byte 40, event 7-5, field rewardPayout.epochSeq: expected an epoch from 0 to 9223372036854775806, got "9223372036854775807"',
   );
   assert.equal(
     inputError(() => decode(encodeBusEvent({ ...JSON_EVENTS[3]!, type: 'BUS_EVENT_TYPE_TRANSFER' }))),
@@ -357,6 +363,7 @@ test('reward payouts read straight off the wire decode as the general path does,
     { amount: '1.5' },
     { amount: undefined },
     { epochSeq: 'x' },
+    { epochSeq: '9223372036854775806' },
     { epochSeq: '9223372036854775807' },
     { epochSeq: '9223372036854775808' },
     { epochSeq: undefined },

@@ -1,4 +1,4 @@
-import { INT64_MAX } from '../../contract/int64.js';
+import { MAX_EPOCH } from '../fields.js';
 import { ACCOUNT_TYPE } from '../enums.js';
 import type { ChainEvent } from '../events.js';
 import { ascii, isAscii, LEN, VARINT } from '../../lib/wire.js';
@@ -100,8 +100,8 @@ export function decodeRewardPayout(buf: Uint8Array, start: number, end: number):
   const amountValue = amount < 0 ? 0n : digits(buf, amount, amountEnd);
   const epochValue = epoch < 0 ? 0n : digits(buf, epoch, epochEnd);
   const quantumValue = quantum < 0 || quantum === quantumEnd ? 0n : rounded(buf, quantum, quantumEnd);
-  // An epoch past 64 bits is the general path's to refuse, by name.
-  if (amountValue === undefined || epochValue === undefined || epochValue > INT64_MAX || quantumValue === undefined) return undefined;
+  // An epoch past MAX_EPOCH is the general path's to refuse, by name.
+  if (amountValue === undefined || epochValue === undefined || epochValue > MAX_EPOCH || quantumValue === undefined) return undefined;
   return {
     kind: 'rewardPayout',
     party: ascii(buf, party, partyEnd),

@@ -133,10 +133,11 @@ function jsonObject(text: string | null, name: string): Record<string, unknown> 
 /**
  * The cache key of a request: its document, operation and variables as coerced (those the
  * operation declares, of our bounded input types: a client's other variables, nested however
- * deep, neither matter nor get written).
+ * deep, neither matter nor get written), and the schema's hash: introspection reads no read
+ * model, so only the key tells an answer of an upstream's earlier schema from the current one's.
  */
-function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>): string {
-  return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query])}`;
+function cacheKey(req: GraphqlRequest, variables: Record<string, unknown>, schema: GraphQLSchema): string {
+  return `${GRAPHQL_PATH} ${JSON.stringify([req.operationName ?? '', variables, req.query, schemaHashOf(schema)])}`;
 }
 
 /** A hash of each schema answered with, once: a GET's tag covers it (an upstream's schema may change, and introspection with it). */
@@ -213,7 +214,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     let done: Answer;
     let failed = false;
     try {
-      done = sources ? await a.cache.answer(() => cacheKey(req, prepared.variables), sources, compute) : await compute();
+      done = sources ? await a.cache.answer(() => cacheKey(req, prepared.variables, prepared.schema), sources, compute) : await compute();
     } catch (err) {
       if (!(err instanceof FailedAnswer)) throw err;
       done = err.answer;

@@ -69,6 +69,21 @@ const cursorLike = fc.oneof(
       .map((o) => JSON.stringify(o)),
   ),
   base64(fc.record({ EpochID: numberLike, AssetID: idLike, MarketID: idLike, RewardType: fc.string() }).map((o) => JSON.stringify(o))),
+  // The referral family's: a referee's, a set's statistics, a team referee's history, a team member's
+  // (numbers written raw, as the reference writes them: past 64 bits too).
+  base64(
+    fc.record({ JoinedAt: fc.oneof(fc.constant('9999-12-31T23:59:59Z'), fc.string()), Referee: idLike }).map((o) => JSON.stringify(o)),
+  ),
+  base64(
+    fc
+      .tuple(fc.string(), numberLike, idLike, idLike)
+      .map(
+        ([time, epoch, set, party]) =>
+          `{"VegaTime":${JSON.stringify(time)},"AtEpoch":${epoch},"SetID":${JSON.stringify(set)},"PartyID":${JSON.stringify(party)}}`,
+      ),
+  ),
+  base64(numberLike.map((n) => `{"JoinedAtEpoch":${n}}`)),
+  base64(idLike.map((party) => JSON.stringify({ PartyID: party }))),
   fc.string(),
 );
 /** A query-string value: encoded, or with broken escapes left in as sent. */
@@ -87,6 +102,12 @@ const KEYS = [
   'aggregationEpochs',
   'referralSetId',
   'epoch',
+  'atEpoch',
+  'at_epoch',
+  'aggregation_epochs',
+  'referral_set_id',
+  'team_id',
+  'party_id',
   'search',
   'pagination',
   '',
@@ -112,6 +133,9 @@ const DOCUMENTS = [
   `{ teamReferees(teamId: "${TEAM}") { edges { node { referee joinedAt } } } }`,
   `{ teamRefereeHistory(referee: "${TEAM}") { edges { node { teamId } } } }`,
   'query Q($n: Int, $id: ID) { referralSets(id: $id, pagination: {first: $n}) { edges { cursor } } }',
+  '{ referralSetReferees(aggregationEpochs: 30, pagination: {first: 2}) { edges { node { refereeId totalRefereeGeneratedRewards } cursor } } }',
+  `{ referralSetStats(setId: "${TEAM}", epoch: 2) { edges { node { partyId discountFactors { makerFactor } } } } }`,
+  '{ currentReferralProgram { id version benefitTiers { minimumEpochs referralRewardFactors { makerFactor } } endedAt } }',
 ];
 const TOKENS = [
   '{',

@@ -340,6 +340,32 @@ for (const kind of STORE_KINDS) {
           data: { teamMembersStatistics: null },
         }),
       );
+      // family.md §9.2: the other negative arguments. teamsStatistics' is the same error with its
+      // operation's message; referralSetStats' too, and its root is non-null: all of data is null.
+      const negativeTeams = await ask('{ teamsStatistics(aggregationEpochs: -1) { edges { cursor } } }');
+      assert.equal(
+        negativeTeams.text,
+        JSON.stringify({
+          errors: [{ message: 'failed to list team statistics', path: ['teamsStatistics'], extensions: { code: 13, type: 'Internal' } }],
+          data: { teamsStatistics: null },
+        }),
+      );
+      const negativeEpoch = await ask('{ referralSetStats(epoch: -1) { edges { cursor } } }');
+      assert.equal(
+        negativeEpoch.text,
+        JSON.stringify({
+          errors: [{ message: 'failed to get referral set stats', path: ['referralSetStats'], extensions: { code: 13, type: 'Internal' } }],
+          data: null,
+        }),
+      );
+      // referralSetReferees' wraps to 32 bits, as the data-node's does: 4294967295, every ended
+      // epoch (so the answer of the widest window GraphQL's Int can send), not an error.
+      const referees = (n: number) =>
+        ask(`{ referralSetReferees(aggregationEpochs: ${n}) { edges { node { refereeId totalRefereeNotionalTakerVolume } cursor } } }`);
+      const wrapped = await referees(-1);
+      assert.equal(wrapped.status, 200);
+      assert.equal(wrapped.text, (await referees(2147483647)).text);
+      assert.notEqual((wrapped.body as { data: { referralSetReferees: { edges: unknown[] } } }).data.referralSetReferees.edges.length, 0);
       // A cursor's text reaches the store only if PostgreSQL can hold it: a NUL is a bad cursor.
       const nul = Buffer.from('{"reward_type":"\\u0000"}').toString('base64');
       const cursor = await ask(`{ epochRewardSummaries(pagination: { after: "${nul}" }) { edges { cursor } } }`);

@@ -56,6 +56,12 @@ export const urlTooLong = (length: number, limit: number) =>
   new ApiError(400, INVALID_ARGUMENT, `request URL too long: ${length} bytes, the limit is ${limit}`);
 export const tooManyValues = (field: string, count: number, limit: number) =>
   new ApiError(400, INVALID_ARGUMENT, `too many values for field "${field}": ${count}, the limit is ${limit}`);
+export const pagesTooLarge = (limit: number) =>
+  new ApiError(
+    400,
+    RESOURCE_EXHAUSTED,
+    `the operation's pages pass ${limit} bytes, the limit of one answer: ask fewer rows or root fields`,
+  );
 export const deadlineExceeded = (ms: number) => new ApiError(504, DEADLINE_EXCEEDED, `Deadline exceeded error: no answer within ${ms} ms`);
 export const rateLimited = (max: number, windowMs: number, retrySeconds: number) =>
   new ApiError(

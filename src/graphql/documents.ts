@@ -31,6 +31,13 @@ export interface DocumentLimits {
   maxRootFields: number;
   /** Most rows asked by one operation, over its root fields' page sizes (see rows.ts). */
   maxRows: number;
+  /**
+   * Most text of the pages one operation reads, over its root fields, checked as each arrives:
+   * the answer's size, near enough. Rows do not bound it: a team's statistics carry two lists of
+   * up to N epochs, and 20 leaderboards of 1,000 teams at 192 epochs on a mainnet-sized chain
+   * read 360 MB, parsed into objects several times that (a medium chain's 42 MB peaked at 372 MB).
+   */
+  maxPagesBytes: number;
 }
 
 export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
@@ -39,6 +46,8 @@ export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
   maxFields: 1000,
   maxRootFields: 20,
   maxRows: 20_000,
+  // Above the largest REST page (5,000 leaderboard rows with 192-epoch lists: about 90 MB).
+  maxPagesBytes: 128 * 2 ** 20,
 };
 
 /** A document's parse and validation: the document, or the 422's errors (with the document when it parsed). */

@@ -8,10 +8,10 @@ import { answerReply, loggedFailure, notModifiedUnread, validated } from '../htt
 import { withDeadline } from '../operations/deadline.js';
 import { setOperationLabel } from '../http/operation-label.js';
 import type { Answer } from '../http/response-cache.js';
-import type { ChainHead } from '../pagination/result.js';
+import { type ChainHead, textLengthOf } from '../pagination/result.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentCache, type DocumentLimits } from './documents.js';
 import { apiErrorJson, errorsBody } from './errors.js';
-import { ApiError } from '../contract/errors.js';
+import { ApiError, pagesTooLarge } from '../contract/errors.js';
 import { type Execution, executePrepared, type GraphqlRequest, prepare, type RootContext, sourcesOf } from './execute.js';
 import { OperationLabels } from './labels.js';
 import { getParams } from './query-string.js';
@@ -189,20 +189,35 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     }
     const started = performance.now();
     const timeout = a.limits.requestTimeoutMs;
-    const ctx = (): RootContext => ({
-      waitingFor: a.waitingFor,
-      head: null,
-      run: (root, work) => {
-        const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
-        return withDeadline(
-          (until) => work({ store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }),
-          left,
-          timeout,
-        ).catch((err: unknown) => {
-          throw loggedFailure(err, root.operation, a.limits, log);
-        });
-      },
-    });
+    const ctx = (): RootContext => {
+      // The pages read so far (DocumentLimits.maxPagesBytes). Once past the limit, the fields still
+      // to come fail without reading, the executor's second pass too (it asks every field again
+      // when one failed the compiled pass).
+      let pagesLength = 0;
+      const checkPages = () => {
+        if (pagesLength > limits.maxPagesBytes) throw pagesTooLarge(limits.maxPagesBytes);
+      };
+      return {
+        waitingFor: a.waitingFor,
+        head: null,
+        run: async (root, work) => {
+          const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
+          try {
+            checkPages();
+            const result = await withDeadline(
+              (until) => work({ store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }),
+              left,
+              timeout,
+            );
+            pagesLength += textLengthOf(result);
+            checkPages();
+            return result;
+          } catch (err) {
+            throw loggedFailure(err, root.operation, a.limits, log);
+          }
+        },
+      };
+    };
     const compute = async (): Promise<Answer> => {
       const executed = await executePrepared(prepared, ctx());
       const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };

@@ -24,6 +24,7 @@ import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
 import { GRAPHQL_CORS, GRAPHQL_PATH, registerGraphql } from '../graphql/http.js';
 import { graphqlSchema } from '../graphql/index.js';
 import { registerGraphiql } from '../graphql/graphiql.js';
+import type { DocumentLimits } from '../graphql/documents.js';
 
 export interface ServerOptions {
   store: Store;
@@ -48,6 +49,8 @@ export interface ServerOptions {
   source?: () => object;
   /** One of several processes answering on one port (serve --workers); alone when absent. */
   member?: ClusterMember | undefined;
+  /** GraphQL's document limits; the defaults (graphql/documents.ts) when absent. */
+  graphqlLimits?: Partial<DocumentLimits>;
   /** A data-node's /graphql that answers the GraphQL fields we do not own (see graphql/upstream.ts); none when absent. */
   graphqlUpstream?: string | undefined;
   /** Writes a request's line at info; `logger.child({ reqId }).info(line, 'request')` when absent. */
@@ -253,6 +256,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     schema: graphql.schema,
     onSchemaChange: graphql.onSchemaChange,
     page: registerGraphiql(app),
+    ...(opts.graphqlLimits ? { limits: opts.graphqlLimits } : {}),
   });
   // The CORS plugin's headers of a /graphql GET (its route's settings: graphql/http.ts).
   const graphqlCors = { 'access-control-allow-origin': CORS_ORIGIN, 'access-control-expose-headers': GRAPHQL_CORS.exposedHeaders };

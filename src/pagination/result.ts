@@ -120,6 +120,17 @@ export class PageResult<Node = unknown> {
   }
 }
 
+/** What an operation's answer weighs: its text's length (a page's edges, a message). */
+export function textLengthOf(result: unknown): number {
+  if (result instanceof ItemResult) return result.json.length;
+  if (!(result instanceof PageResult)) return 0;
+  const edges = result.edgesText;
+  if (typeof edges === 'string') return edges.length;
+  let length = 0;
+  for (const run of edges.runs) length += run.length;
+  return length;
+}
+
 /** One message (not a page), as the store rendered it. */
 export class ItemResult<Message = unknown> {
   constructor(

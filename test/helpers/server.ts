@@ -9,7 +9,7 @@ import { buildServer, type ServerOptions } from '../../src/http/server.js';
 /** A real HTTP server on a free loopback port, over the given store (limits, metrics, cache sizes and trusted proxies optional). */
 export async function startServer(
   store: Store,
-  opts: Pick<ServerOptions, 'limits' | 'metrics' | 'responseCacheBytes' | 'rowCacheBytes' | 'trustProxy'> = {},
+  opts: Pick<ServerOptions, 'limits' | 'graphqlLimits' | 'metrics' | 'responseCacheBytes' | 'rowCacheBytes' | 'trustProxy'> = {},
 ): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
   const app = await buildServer({ store, routes: ROUTES, logger: pino({ level: 'silent' }), ...opts });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

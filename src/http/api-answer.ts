@@ -7,7 +7,7 @@ import { failureOf } from '../operations/failure.js';
 import type { AnyOperation, RequestOf } from '../operations/operation.js';
 import type { RowCache } from '../pagination/row-cache.js';
 import { answerBodies } from '../lib/body-pool.js';
-import { sendsGzip } from './compression.js';
+import { gzipAsync, sendsGzip } from './compression.js';
 import { type AnsweredUrls, cacheHeaders, entityTag, NO_STORE, notModified } from './http-caching.js';
 import type { Until } from '../db/store.js';
 import { timeoutMsOf, withDeadline } from '../operations/deadline.js';
@@ -51,6 +51,19 @@ export function errorReply(err: ApiError, pretty = false): ApiReply {
     status: err.status,
     headers: { 'content-type': 'application/json', 'cache-control': NO_STORE },
     body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)),
+  };
+}
+
+/**
+ * An error reply as the compression plugin sends Fastify's (a long one gzipped when the client
+ * takes it), for the fast path's, which the plugin never sees. Other replies as they are.
+ */
+export async function compressedError(reply: ApiReply, headers: IncomingHttpHeaders): Promise<ApiReply> {
+  if (reply.status < 400 || !sendsGzip(headers, reply.body)) return reply;
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, vary: 'accept-encoding', 'content-encoding': 'gzip' },
+    body: await gzipAsync(reply.body),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../contract/errors.js';
-import { type ApiAnswers, type ApiReply, answerApi, errorReply, type RequestLogger } from './api-answer.js';
+import { type ApiAnswers, type ApiReply, answerApi, compressedError, errorReply, type RequestLogger } from './api-answer.js';
 import { releaseWhenSent } from '../lib/body-pool.js';
 import { acceptedEncoding } from './compression.js';
 import type { GraphqlGet } from '../graphql/http.js';
@@ -98,8 +98,9 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
     if (acceptedEncoding(headers) === 'deflate') return false;
     const q = url.indexOf('?');
     const path = q >= 0 ? url.slice(0, q) : url;
-    // Escapes in the path are Fastify's router's to decode, by its rules.
-    if (path.includes('%')) return false;
+    // Escapes in the path are Fastify's router's to decode, by its rules; so is a '#', where its
+    // router cuts the path (a client's, since a fragment is never sent).
+    if (path.includes('%') || path.includes('#')) return false;
     if (o.graphql && path === o.graphql.path) {
       // Without a document, it may be a browser's GraphiQL page: Fastify's.
       if (q < 0 || !url.includes('query=', q)) return false;
@@ -125,6 +126,7 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
       o.record(reqId, route.operation.name, route.path, url, reply.status, performance.now() - started);
     };
     answerApi(o.answers, route, url, params, headers, () => o.requestLogger(reqId))
+      .then((reply) => compressedError(reply, headers))
       .then(send, (err: unknown) => {
         o.requestLogger(reqId).error({ err }, 'unhandled error');
         send(errorReply(internalError(0, 'internal error')));

@@ -103,10 +103,11 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** A request with exactly the given headers (fetch adds its own), answered as sent. */
+/** A request with exactly the given headers (fetch adds its own) and path (a '#' in it sent too), answered as sent. */
 export function rawRequest(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  const pathAt = url.indexOf('/', url.indexOf('//') + 2);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
+    const req = request(url.slice(0, pathAt), { method, headers, path: url.slice(pathAt) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

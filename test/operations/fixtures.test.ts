@@ -128,6 +128,18 @@ for (const kind of STORE_KINDS) {
         ];
         for (const [p, headers] of variants)
           assert.ok(await askedBothWays(p, headers), `${p} ${JSON.stringify(headers)} went the fast path`);
+        // An error long enough to compress: gzipped alike both ways (the fast path's errors never
+        // pass Fastify's compression plugin).
+        const long = `/api/v2/referral-sets?referrer=${'z'.repeat(2000)}`;
+        assert.ok(await askedBothWays(long, { 'accept-encoding': 'gzip' }), 'a long error went the fast path');
+        assert.equal(
+          (await rawRequest(base + long, { 'accept-encoding': 'gzip' })).headers.find(([h]) => h === 'content-encoding')?.[1],
+          'gzip',
+        );
+        // A '#' in a path (sent by a client as it is: never a fragment) is cut there by Fastify's
+        // router, and the fast path leaves it to it: the teams' route without its last segment.
+        const hashed = await rawRequest(`${base}/api/v2/teams/ab#c/stats`);
+        assert.equal(hashed.status, 404, hashed.body.toString());
         assert.equal(await askedBothWays(path, { 'accept-encoding': 'deflate' }), false, 'deflate goes to Fastify');
         assert.equal(await askedBothWays(path, {}, 'HEAD'), false, 'HEAD goes to Fastify');
       });

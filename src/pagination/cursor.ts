@@ -1,5 +1,5 @@
 import { parseId } from '../contract/ids.js';
-import { INT64_MAX, INT64_MIN } from '../contract/int64.js';
+import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../contract/int64.js';
 import type { CursorDef, PositionOf } from '../contract/message.js';
 import { quoteNumbers } from '../contract/json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
@@ -11,6 +11,14 @@ import { decodeGoBase64, Base64Error } from './go-base64.js';
  * missing key leaves the zero value, a value of the wrong type is an error.
  */
 const FRACTION_OR_EXPONENT = /[.eE]/;
+
+/**
+ * An integer literal a double may not hold (16 digits or more): a field's value is then a bigint,
+ * exact. An epoch past 2^53 read as a double named its neighbour, and paging by its cursor
+ * repeated a row for ever.
+ */
+const LONG_INTEGER = /^-?\d{16,}$/;
+const LONG_INTEGER_IN = /\d{16}/;
 
 /** Why a cursor could not be used; the text goes after "failed to decode <which> cursor: ". */
 export class CursorError extends Error {}
@@ -31,7 +39,13 @@ export function decodeCursorObject(cursor: string): Map<string, unknown> {
     value = JSON.parse(text);
     // Then a fraction or exponent (1.0, 1e2) is read as text: Go does not decode such a literal
     // into an integer field, and no cursor field is a float (a decimal amount may be a string).
-    if (FRACTION_OR_EXPONENT.test(text)) value = JSON.parse(quoteNumbers(text, (literal) => FRACTION_OR_EXPONENT.test(literal)));
+    // A long integer too, and then made a bigint (LONG_INTEGER).
+    if (FRACTION_OR_EXPONENT.test(text) || LONG_INTEGER_IN.test(text)) {
+      value = withLongIntegers(
+        value,
+        JSON.parse(quoteNumbers(text, (literal) => FRACTION_OR_EXPONENT.test(literal) || LONG_INTEGER.test(literal))),
+      );
+    }
   } catch {
     throw new CursorError('invalid cursor');
   }
@@ -40,6 +54,21 @@ export function decodeCursorObject(cursor: string): Map<string, unknown> {
   const fields = new Map<string, unknown>();
   for (const [k, v] of Object.entries(value)) fields.set(k.toLowerCase(), v);
   return fields;
+}
+
+/**
+ * `quoted` (the cursor read with its number literals of note as strings) with each top-level
+ * value that `parsed` read as a number and whose literal is a long integer made a bigint: the
+ * input's own strings of digits stay strings.
+ */
+function withLongIntegers(parsed: unknown, quoted: unknown): unknown {
+  if (typeof parsed !== 'object' || parsed === null || typeof quoted !== 'object' || quoted === null) return quoted;
+  const out = quoted as Record<string, unknown>;
+  for (const [key, v] of Object.entries(parsed)) {
+    const text = out[key];
+    if (typeof v === 'number' && typeof text === 'string' && LONG_INTEGER.test(text)) out[key] = BigInt(text);
+  }
+  return out;
 }
 
 /** Field readers for decoded cursor objects; null (JSON null) and absence give the zero value. */
@@ -57,15 +86,13 @@ export const cursorField = {
     if (id === undefined) throw new CursorError('invalid cursor');
     return id;
   },
-  /**
-   * A JSON integer in int64 range. A double cannot hold 2^63−1, so the literal
-   * 9223372036854775807 arrives as 2^63: that value is let through and callers clamp it.
-   */
+  /** A JSON integer, exactly (a long one is a bigint: LONG_INTEGER), of 64 bits signed or not. */
   int64(fields: Map<string, unknown>, key: string): bigint {
     const v = fields.get(key.toLowerCase());
     if (v === undefined || v === null) return 0n;
-    if (typeof v !== 'number' || Math.abs(v) > 2 ** 63) throw new CursorError('invalid cursor');
-    return BigInt(v);
+    if (typeof v === 'number') return BigInt(v);
+    if (typeof v === 'bigint' && v >= INT64_MIN && v <= UINT64_MAX) return v;
+    throw new CursorError('invalid cursor');
   },
 };
 
@@ -116,8 +143,8 @@ function decodeField(fields: Map<string, unknown>, key: string, type: CursorDef[
     case 'id':
       return cursorField.id(fields, key);
     case 'uint64': {
-      // The reference's field is a uint64: a negative number is not a position. A JSON number
-      // that reaches 2^63 (9223372036854775807, read as a double) is the highest a bigint column holds.
+      // The reference's field is a uint64: a negative number is not a position; one past 2^63 − 1
+      // is past every row, as the highest a bigint column holds.
       const n = cursorField.int64(fields, key);
       if (n < 0n) throw new CursorError('invalid cursor');
       return clampInt64(n);
@@ -126,7 +153,13 @@ function decodeField(fields: Map<string, unknown>, key: string, type: CursorDef[
       return cursorField.string(fields, key);
     case 'decimal': {
       const v = fields.get(key.toLowerCase());
-      if (v !== undefined && v !== null && typeof v !== 'number' && !(typeof v === 'string' && DECIMAL_TEXT.test(v))) {
+      if (
+        v !== undefined &&
+        v !== null &&
+        typeof v !== 'number' &&
+        typeof v !== 'bigint' &&
+        !(typeof v === 'string' && DECIMAL_TEXT.test(v))
+      ) {
         throw new CursorError('invalid cursor');
       }
       return undefined;

@@ -40,6 +40,17 @@ test('cursor JSON: case-insensitive keys, zero values, type errors', () => {
   invalid(encodeCursor('{"ID":"zz"}'), (f) => cursorField.id(f, 'ID'));
   invalid(encodeCursor('[1,2]'), () => 0);
   invalid(encodeCursor('not json'), () => 0);
+  // Integers past a double's 53 bits are read exactly (the reference decodes into a uint64),
+  // strings of digits still refused; past 64 bits is no integer Go decodes.
+  const int = (json: string) => cursorField.int64(decodeCursorObject(encodeCursor(json)), 'AtEpoch');
+  assert.equal(int('{"AtEpoch":9007199254740993}'), 9007199254740993n);
+  assert.equal(int('{"AtEpoch":9223372036854775806,"s":"x.y"}'), 9223372036854775806n);
+  assert.equal(int('{"AtEpoch":18446744073709551615}'), 18446744073709551615n);
+  assert.equal(int('{"AtEpoch":-9223372036854775808}'), -9223372036854775808n);
+  invalid(encodeCursor('{"AtEpoch":18446744073709551616}'), (f) => cursorField.int64(f, 'AtEpoch'));
+  invalid(encodeCursor('{"AtEpoch":"9007199254740993"}'), (f) => cursorField.int64(f, 'AtEpoch'));
+  invalid(encodeCursor('{"AtEpoch":"\\u00009007199254740993"}'), (f) => cursorField.int64(f, 'AtEpoch'));
+  invalid(encodeCursor('{"ID":12345678901234567}'), (f) => cursorField.string(f, 'ID'));
   assert.throws(() => decodeCursorObject(''), /cursor is empty/);
   assert.throws(() => decodeCursorObject('eyJ'), /failed to decode cursor: illegal base64 data at input byte 0/);
 });

@@ -406,7 +406,7 @@ for (const kind of STORE_KINDS) {
   });
 }
 
-test('postgres: a second listener waits for the writer lock without listening; a blocked store and a cut lock connection never stop the socket draining', {
+test('postgres: a second listener waits for the writer lock without listening; a blocked store, a cut lock connection and a full disk never stop the socket draining', {
   skip: !STORE_KINDS.includes('postgres'),
   timeout: 180_000,
 }, async () => {
@@ -462,6 +462,23 @@ test('postgres: a second listener waits for the writer lock without listening; a
     await eventually('blocks 31-40', async () => (await view(serve.url)).height === 40, 60_000);
     await assertWholeBlocks(serve.url, 40);
     assert.ok(serve.logs().some((l) => l.msg === 'lost the writer lock: stopped writing; taking it again'));
+    assert.equal((await readyz(serve.url)).source.state, 'connected');
+
+    // A server that refuses the writes for a while, its connection kept (its disk full): waited
+    // out as a server that is down, the core kept, nothing lost (it stopped the source for good).
+    await admin.query(`CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`);
+    await admin.query('CREATE TRIGGER disk_full BEFORE UPDATE ON chain_head FOR EACH ROW EXECUTE FUNCTION disk_full()');
+    await core.send(eventFile(blocks(41, 45)));
+    await eventually('the store said unavailable', () =>
+      serve.logs().some((l) => l.msg === 'broker: store unavailable: retrying every 500 ms' && /No space left/.test(String(l.err))),
+    );
+    assert.equal((await view(serve.url)).height, 40);
+    assert.equal((await readyz(serve.url)).source.state, 'connected');
+    await admin.query('DROP TRIGGER disk_full ON chain_head');
+    await admin.query('DROP FUNCTION disk_full()');
+    await eventually('blocks 41-45', async () => (await view(serve.url)).height === 45, 60_000);
+    await assertWholeBlocks(serve.url, 45);
     assert.equal((await readyz(serve.url)).source.state, 'connected');
     await core.close();
   } finally {

@@ -115,13 +115,17 @@ export class BrokerSource {
 
   /** Listens for the core, once (later calls wait for the first). A failure to listen stops the source. */
   listen(): Promise<void> {
-    this.listening ??= this.listener.listen(this.opts.host, this.opts.port).then(
-      (address) => {
-        this.address = address;
-        this.log.info({ address, bufferDir: this.opts.bufferDir }, 'broker: listening for the core');
-      },
-      (err: Error) => this.fail(`cannot listen on ${this.address}: ${err.message}`),
-    );
+    if (this.listening === undefined) {
+      // The files as the writer before this one left them (this process a hot spare sharing the folder).
+      this.buffer.reload();
+      this.listening = this.listener.listen(this.opts.host, this.opts.port).then(
+        (address) => {
+          this.address = address;
+          this.log.info({ address, bufferDir: this.opts.bufferDir }, 'broker: listening for the core');
+        },
+        (err: Error) => this.fail(`cannot listen on ${this.address}: ${err.message}`),
+      );
+    }
     return this.listening;
   }
 

@@ -489,6 +489,53 @@ test('postgres: a second listener waits for the writer lock without listening; a
   }
 });
 
+test('postgres: a hot spare sharing the buffer folder takes over what the writer before it left unapplied, and listens', {
+  skip: !STORE_KINDS.includes('postgres'),
+  timeout: 180_000,
+}, async () => {
+  const ts = await createTestStore('postgres');
+  const folder = join(tmp, 'buffer-shared');
+  const { serve, port } = await serveBroker(ts.args, folder);
+  // Started while the writer holds the lock: the folder as it is now has none of what comes next.
+  const spare = await startServe([...ts.args, '--broker-listen', '127.0.0.1:0', '--broker-buffer-dir', folder, '--log-level', 'info']);
+  try {
+    await eventually('the spare waiting for the lock', () =>
+      spare.logs().some((l) => l.msg === 'waiting for the writer lock: another process writes to this database'),
+    );
+    const core = new Core(port);
+    await core.send(eventFile(blocks(1, 3)));
+    await eventually('blocks 1-3', async () => (await view(serve.url)).height === 3);
+    await core.close();
+    // The writer dies with a connection's file received and not applied (the store held up).
+    const admin = new pg.Client({ connectionString: ts.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE chain_head IN EXCLUSIVE MODE');
+      const next = new Core(port);
+      await next.send(eventFile(blocks(4, 6)));
+      await eventually('blocks 4-6 received', async () => (await metric(serve.url, 'epochview_broker_height_received')) === 6);
+      await next.close();
+      await serve.stop('SIGKILL');
+    } finally {
+      await admin.query('ROLLBACK');
+      await admin.end();
+    }
+    const taken = await brokerPort(spare.url);
+    await eventually('blocks 4-6 applied by the spare', async () => (await view(spare.url)).height === 6, 60_000);
+    const core2 = new Core(taken);
+    await core2.send(eventFile(blocks(7, 8)));
+    await eventually('blocks 7-8', async () => (await view(spare.url)).height === 8);
+    await assertWholeBlocks(spare.url, 8);
+    assert.equal((await readyz(spare.url)).source.state, 'connected');
+    await core2.close();
+  } finally {
+    await spare.stop();
+    await serve.stop();
+    await ts.drop();
+  }
+});
+
 test('--broker-listen takes HOST:PORT, and not together with --follow', async () => {
   const cases: [string[], string][] = [
     [

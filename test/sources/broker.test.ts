@@ -127,6 +127,36 @@ test('buffer files: one per connection, a new one at a BeginBlock once full, rec
   again.close();
 });
 
+test('buffer files shared by a hot spare: read again when it takes over, it finds what the writer before it left, and numbers after it', () => {
+  const dir = join(tmp, 'spare');
+  // The spare starts while the writer has file 1.
+  const writer = new BufferFiles(dir, { chainId: undefined, rotateBytes: 100 });
+  writer.connectionBegan();
+  writer.append([begin(1), end(1)]);
+  const spare = new BufferFiles(dir, { chainId: undefined, rotateBytes: 100 });
+  assert.deepEqual(spare.oldest(), { number: 1, path: join(dir, '000000000001.bevt'), finished: true });
+  // The writer applies and removes file 1, writes 2 and 3, and dies with 3 unapplied.
+  writer.connectionEnded();
+  writer.remove(1);
+  writer.connectionBegan();
+  writer.append([begin(2), end(2)]);
+  writer.connectionEnded();
+  writer.remove(2);
+  writer.connectionBegan();
+  writer.append([begin(3), end(3)]);
+  writer.close();
+  spare.reload();
+  assert.deepEqual(spare.oldest(), { number: 3, path: join(dir, '000000000003.bevt'), finished: true });
+  spare.connectionBegan();
+  spare.append([begin(4)]);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.bevt')),
+    ['000000000003.bevt', '000000000004.bevt'],
+  );
+  assert.throws(() => spare.reload(), /buffer files reloaded while a connection writes/);
+  spare.close();
+});
+
 test('buffer files leave out the skipped kinds the applier would only count, and count them; anything it could refuse is kept', () => {
   const dir = join(tmp, 'skipped');
   const files = new BufferFiles(dir, { chainId: 'c' });

@@ -86,14 +86,25 @@ export class BufferFiles {
     this.skipped = new SkippedFrames(opts.chainId);
     this.rotateBytes = opts.rotateBytes ?? SEGMENT_BYTES;
     mkdirSync(dir, { recursive: true });
-    // Files of an earlier process: finished, consumed first.
-    for (const name of readdirSync(dir).sort()) {
+    this.reload();
+  }
+
+  /**
+   * The files of the folder as they are now, finished: an earlier process's, consumed first. Read
+   * at start, and again when this process takes over as the writer (a hot spare sharing the
+   * folder: the process before it wrote and removed files since it started). Not while a
+   * connection writes.
+   */
+  reload(): void {
+    if (this.writing) throw new Error('buffer files reloaded while a connection writes');
+    this.segments.clear();
+    for (const name of readdirSync(this.dir).sort()) {
       const m = NAME.exec(name);
       if (!m) continue;
       const number = Number(m[1]);
-      const path = join(dir, name);
+      const path = join(this.dir, name);
       this.segments.set(number, { number, path, finished: true, bytes: statSync(path).size });
-      this.next = number + 1;
+      this.next = Math.max(this.next, number + 1);
     }
   }
 

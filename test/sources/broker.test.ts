@@ -11,7 +11,7 @@ import { BinaryDecoder } from '../../src/sources/binary/decoder.js';
 import { encodeBusEvent, eventRecord } from '../../src/sources/binary/encode-event.js';
 import { EventRecordReader } from '../../src/sources/binary/records.js';
 import { beginBlockHeight, BufferFiles } from '../../src/sources/broker/buffer-files.js';
-import { checkHeader, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../../src/sources/broker/pair-listener.js';
+import { checkHeader, FrameLengthError, FrameSplitter, MAX_FRAME_BYTES, PAIR_V0_HEADER } from '../../src/sources/broker/pair-listener.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'epochview-broker-unit-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -80,6 +80,14 @@ test('frames are split however the stream is cut, and an oversized length is ref
   assert.throws(() => new FrameSplitter().push(huge), {
     message: `a frame of ${MAX_FRAME_BYTES + 1} bytes, more than the ${MAX_FRAME_BYTES} allowed`,
   });
+  // The whole frames before it, in the same chunk or completing an earlier one, are handed over with the error.
+  const before = new FrameSplitter();
+  before.push(stream.subarray(0, 3));
+  assert.throws(
+    () => before.push(Buffer.concat([stream.subarray(3, 9 + 8), huge])),
+    (err: FrameLengthError) =>
+      err instanceof FrameLengthError && err.frames.length === 2 && err.frames[0]!.equals(bodies[0]!) && err.frames[1]!.length === 0,
+  );
 });
 
 test('the BeginBlock height is read from the envelope; other events and garbage give none', () => {

@@ -28,12 +28,17 @@ export function checkHeader(header: Buffer): string | undefined {
   return undefined;
 }
 
+/** A length above MAX_FRAME_BYTES, with the frames of the chunk before it: they arrived whole, and are kept. */
+export class FrameLengthError extends Error {
+  frames: Buffer[] = [];
+}
+
 /** The length an SP frame's 8-byte big-endian prefix at `at` gives; throws above MAX_FRAME_BYTES. */
 function frameLength(buf: Buffer, at: number): number {
   const high = buf.readUInt32BE(at);
   const low = buf.readUInt32BE(at + 4);
   if (high !== 0 || low > MAX_FRAME_BYTES)
-    throw new Error(`a frame of ${buf.readBigUInt64BE(at)} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
+    throw new FrameLengthError(`a frame of ${buf.readBigUInt64BE(at)} bytes, more than the ${MAX_FRAME_BYTES} allowed`);
   return low;
 }
 
@@ -56,9 +61,19 @@ export class FrameSplitter {
   /** The length of the pending frame, once its prefix is in. */
   private frameLength: number | undefined;
 
-  /** The bodies `chunk` completes; throws on a length above MAX_FRAME_BYTES. */
+  /** The bodies `chunk` completes; throws FrameLengthError on a length above MAX_FRAME_BYTES. */
   push(chunk: Buffer): Buffer[] {
     const frames: Buffer[] = [];
+    try {
+      this.split(chunk, frames);
+    } catch (err) {
+      if (err instanceof FrameLengthError) err.frames = frames;
+      throw err;
+    }
+    return frames;
+  }
+
+  private split(chunk: Buffer, frames: Buffer[]): void {
     let at = this.buffered > 0 ? this.completePending(chunk, frames) : 0;
     while (at < chunk.length) {
       if (chunk.length - at < 8) {
@@ -75,7 +90,6 @@ export class FrameSplitter {
       frames.push(chunk.subarray(at + 8, at + 8 + length));
       at += 8 + length;
     }
-    return frames;
   }
 
   /** Bytes of a frame not complete yet (a peer that leaves here leaves that frame unfinished). */
@@ -197,6 +211,8 @@ export class PairListener {
       try {
         frames = splitter.push(chunk);
       } catch (err) {
+        // The frames before the bad length are whole: buffered before the peer is dropped.
+        if (err instanceof FrameLengthError) receiver.frames(err.frames, chunk.length);
         socket.destroy(err as Error);
         return;
       }

@@ -83,24 +83,17 @@ export class BrokerSource {
     this.listener = new PairListener({
       connected: (peer) => {
         this.peer = peer;
-        this.buffer.connectionBegan();
+        this.buffered(() => this.buffer.connectionBegan());
         // A connection not logged is not logged when it ends either: it is counted.
         const logged = this.connections.admit();
         if (logged) this.log.info({ peer }, 'broker: core connected');
         return {
           frames: (bodies, bytes) => {
-            try {
-              this.buffer.append(bodies);
-            } catch (err) {
-              // A full disk, say: what cannot be kept must not be taken from the core.
-              this.fail(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
-              return;
-            }
-            this.opts.onReceived?.(bodies.length, bytes, this.buffer.takeSkipped());
+            if (this.buffered(() => this.buffer.append(bodies))) this.opts.onReceived?.(bodies.length, bytes, this.buffer.takeSkipped());
           },
           closed: (reason) => {
             this.peer = undefined;
-            this.buffer.connectionEnded();
+            this.buffered(() => this.buffer.connectionEnded());
             if (!logged) return;
             if (reason === undefined) this.log.info({ peer }, 'broker: core disconnected');
             else this.log.warn({ peer, reason }, 'broker: core disconnected');
@@ -180,7 +173,21 @@ export class BrokerSource {
     if (this.error !== undefined) return;
     this.error = error;
     this.log.error({ err: error }, 'broker: stopped; fix the cause and restart (the buffer files are read again)');
-    void this.close();
+    this.close().catch((err: unknown) => this.log.error({ err }, 'broker: the buffer files could not be closed'));
+  }
+
+  /**
+   * Work on the buffer files, which may fail (a full disk, an I/O error at a write or a close):
+   * then what cannot be kept must not be taken from the core, and the source stops. Whether it did.
+   */
+  private buffered(work: () => void): boolean {
+    try {
+      work();
+      return true;
+    } catch (err) {
+      this.fail(`cannot write the buffer files in ${this.opts.bufferDir}: ${(err as Error).message}`);
+      return false;
+    }
   }
 }
 

@@ -20,6 +20,7 @@ import { Metrics } from './http/metrics.js';
 import { ndjsonBatches } from './sources/ndjson/decoder.js';
 import type { GrpcDoor } from './grpc/server.js';
 import { RowCache } from './pagination/row-cache.js';
+import type { ChainHead } from './pagination/result.js';
 import type { ServeSettings } from './serve-settings.js';
 
 /** serve as one of the processes of `serve --workers N` (src/cluster.ts). */
@@ -258,6 +259,8 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
   const followStatus = (): FollowStatus => follower?.status() ?? { kind: 'file', path: settings.follow!, state: 'waiting' };
   // The rendered rows kept by version, shared by the doors (the REST door clears them when the chain changes).
   const rowCache = settings.rowCacheMb > 0 ? new RowCache(settings.rowCacheMb * 2 ** 20) : undefined;
+  // The head the REST door knows, for gRPC's errors.
+  let currentHead = (): ChainHead | null => null;
   const limits: Limits = {
     maxUrlLength: settings.maxUrlLength,
     maxFilterValues: settings.maxFilterValues,
@@ -274,6 +277,9 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
       responseCacheBytes: settings.responseCacheMb * 2 ** 20,
       rowCacheBytes: settings.rowCacheMb * 2 ** 20,
       rowCache,
+      onCurrentHead: (current) => {
+        currentHead = current;
+      },
       trustProxy,
       graphqlUpstream: settings.graphqlUpstream,
       startup: gate,
@@ -305,6 +311,7 @@ export async function serve(settings: ServeSettings, out: (text: string) => void
           rateLimit: clientRateLimit(app, limits),
           clientAddress: forwardedClient(trustProxy),
           waitingFor: () => gate.waitingFor(),
+          currentHead: () => currentHead(),
           logger: logger.child({ component: 'grpc' }),
           worker: role?.member.worker,
           record: (call) => {

@@ -22,6 +22,7 @@ import { MalformedRequestError, MethodCodec, statusDetails } from './codec.js';
 import { Health } from './health.js';
 import { type GrpcMethod, METHODS, SERVICE } from './methods.js';
 import { fileDescriptors, REFLECTED_FILES } from './descriptors.js';
+import type { ChainHead } from '../pagination/result.js';
 
 /**
  * The gRPC door: the data-node's datanode.api.v2.TradingDataService for the three operations
@@ -69,6 +70,8 @@ export interface GrpcOptions {
   clientAddress?: (peer: string, forwardedFor: string | undefined) => string;
   /** Why the service is not ready yet; undefined once it is. */
   waitingFor: () => string | undefined;
+  /** The last block applied that the service knows (an error's headers; an answer has the head it was read at); none when absent. */
+  currentHead?: () => ChainHead | null;
   /** Unexpected failures and warnings, as the REST door logs them. */
   logger: { warn(fields: object, msg: string): void; error(fields: object, msg: string): void };
   record: (call: CallRecord) => void;
@@ -152,6 +155,16 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
     'grpc.enable_channelz': 0,
   });
   let lastId = 0;
+  /** An answer's response headers: the worker, and the head. */
+  const headersOf = (head: ChainHead | null): Metadata => {
+    const headers = new Metadata();
+    if (opts.worker !== undefined) headers.set('x-epochview-worker', String(opts.worker));
+    if (head) {
+      headers.set('x-block-height', head.height);
+      headers.set('x-block-timestamp', head.time);
+    }
+    return headers;
+  };
   const implementation: UntypedServiceImplementation = {};
   for (const method of METHODS) {
     const codec = new MethodCodec(method);
@@ -175,13 +188,7 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
           opts.requestTimeoutMs,
         );
         // The head the answer was read at, as response headers (not trailers), as REST sends them.
-        const headers = new Metadata();
-        if (opts.worker !== undefined) headers.set('x-epochview-worker', String(opts.worker));
-        if (result.head) {
-          headers.set('x-block-height', result.head.height);
-          headers.set('x-block-timestamp', result.head.time);
-        }
-        call.sendMetadata(headers);
+        call.sendMetadata(headersOf(result.head));
         answer(null, codec.response(result, answerBodies.alloc));
       } catch (err) {
         const error =
@@ -193,6 +200,9 @@ export async function startGrpc(opts: GrpcOptions, host: string, port: number): 
                 return failure.error;
               })();
         code = error.code;
+        // An error's too (grpc.md §3: every answer), with the last block known, as the data-node's
+        // interceptor sets them before the call.
+        if (!call.cancelled) call.sendMetadata(headersOf(opts.currentHead?.() ?? null));
         answer(errorStatus(error));
       } finally {
         // A client that went away (or whose deadline passed) got no answer from us.

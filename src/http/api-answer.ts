@@ -42,14 +42,15 @@ export interface ApiAnswers {
 
 /**
  * The contract's error body as a reply (?pretty indents it), kept by no HTTP cache (see
- * http-caching.ts). A Buffer body, so that the content type stays exactly application/json
- * (Fastify appends a charset to a string's).
+ * http-caching.ts), with the head's headers of the last block applied when one is known (contract
+ * §3, as the data-node's interceptor sets them before the call). A Buffer body, so that the
+ * content type stays exactly application/json (Fastify appends a charset to a string's).
  */
-export function errorReply(err: ApiError, pretty = false): ApiReply {
+export function errorReply(err: ApiError, pretty = false, head: ChainHead | null = null): ApiReply {
   const body = err.toBody();
   return {
     status: err.status,
-    headers: { 'content-type': 'application/json', 'cache-control': NO_STORE },
+    headers: { ...headHeaders(head), 'content-type': 'application/json', 'cache-control': NO_STORE },
     body: Buffer.from(pretty ? goJson(body, 2) : goJson(body)),
   };
 }
@@ -183,7 +184,7 @@ export async function answerApi(
   headers: IncomingHttpHeaders,
   log: RequestLogger,
 ): Promise<ApiReply> {
-  if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url));
+  if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url), a.cache.currentHead);
   const op = route.operation;
   // Before parsing the URL.
   const unread = notModifiedUnread(a, op.reads, '', url, headers);
@@ -200,7 +201,7 @@ export async function answerApi(
     }
     return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {
-    return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url));
+    return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url), a.cache.currentHead);
   }
 }
 

@@ -25,6 +25,7 @@ import { GRAPHQL_CORS, GRAPHQL_PATH, registerGraphql } from '../graphql/http.js'
 import { graphqlSchema } from '../graphql/index.js';
 import { registerGraphiql } from '../graphql/graphiql.js';
 import type { DocumentLimits } from '../graphql/documents.js';
+import type { ChainHead } from '../pagination/result.js';
 
 export interface ServerOptions {
   store: Store;
@@ -41,6 +42,8 @@ export interface ServerOptions {
   rowCacheBytes?: number;
   /** The rendered rows kept by version when the caller shares them with another door (serve's gRPC), in place of rowCacheBytes'. */
   rowCache?: RowCache | undefined;
+  /** Told how to read the head the doors know (the last block applied), for another door's errors (serve's gRPC). */
+  onCurrentHead?: (current: () => ChainHead | null) => void;
   /** Proxies whose X-Forwarded-For names the client (request.ip, which the rate limit counts by); none when absent. */
   trustProxy?: TrustProxy;
   /** The store is not ready yet (serve listens before it is: see Startup); ready at once when absent. */
@@ -134,6 +137,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const metrics = opts.metrics ?? new Metrics();
   const store = metrics.instrumentStore(opts.store);
   const cache = new ResponseCache(opts.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, metrics.onCacheOutcome);
+  opts.onCurrentHead?.(() => cache.currentHead);
   metrics.watchResponseCache(cache);
   const rowCacheBytes = opts.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
   const rows = opts.rowCache ?? (rowCacheBytes > 0 ? new RowCache(rowCacheBytes) : undefined);

@@ -62,6 +62,11 @@ export const pagesTooLarge = (limit: number) =>
     RESOURCE_EXHAUSTED,
     `the operation's pages pass ${limit} bytes, the limit of one answer: ask fewer rows or root fields`,
   );
+/** What Node refuses before a request is read (Fastify's clientErrorHandler): a head over its limit, or no HTTP at all. */
+export const headTooLarge = (limit: number) =>
+  new ApiError(431, INVALID_ARGUMENT, `request head too large: more than ${limit} bytes (the URL limit and 16 KiB of headers)`);
+export const malformedRequest = () => new ApiError(400, INVALID_ARGUMENT, 'malformed HTTP request');
+export const requestNotArrived = () => new ApiError(408, DEADLINE_EXCEEDED, 'the request did not arrive in time');
 export const deadlineExceeded = (ms: number) => new ApiError(504, DEADLINE_EXCEEDED, `Deadline exceeded error: no answer within ${ms} ms`);
 export const rateLimited = (max: number, windowMs: number, retrySeconds: number) =>
   new ApiError(

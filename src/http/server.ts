@@ -1,12 +1,23 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import { createServer, type IncomingMessage, type ServerOptions as HttpServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions as HttpServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { watchChainHead } from '../db/chain-head-watch.js';
 import type { HeadState } from '../db/read-models.js';
 import type { Store } from '../db/store.js';
-import { ApiError, internalError, methodNotAllowed, notFound, parseError, urlTooLong } from '../contract/errors.js';
+import {
+  ApiError,
+  headTooLarge,
+  internalError,
+  malformedRequest,
+  methodNotAllowed,
+  notFound,
+  parseError,
+  requestNotArrived,
+  urlTooLong,
+} from '../contract/errors.js';
+import { goJson } from '../contract/json.js';
 import { COMPRESS_MIN_BYTES, ENCODINGS, spelledOut } from './compression.js';
 import { registerHealth } from './health.js';
 import { checkUrlLength, DEFAULT_LIMITS, maxHeaderSize, registerRateLimit, type Limits, type TrustProxy } from './limits.js';
@@ -19,7 +30,7 @@ import { releaseWhenSent } from '../lib/body-pool.js';
 import { apiFastPath, type FastPathOptions, routePattern } from './fast-path.js';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './response-cache.js';
 import type { Route } from './routes.js';
-import { AnsweredUrls } from './http-caching.js';
+import { AnsweredUrls, NO_STORE } from './http-caching.js';
 import { DEFAULT_ROW_CACHE_BYTES, RowCache } from '../pagination/row-cache.js';
 import { GRAPHQL_CORS, GRAPHQL_PATH, registerGraphql } from '../graphql/http.js';
 import { graphqlSchema } from '../graphql/index.js';
@@ -169,6 +180,25 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
     trustProxy: trustedHops(opts.trustProxy),
     http: { maxHeaderSize: maxHeaderSize(limits) },
+    // What Node's parser refuses before any request exists (a head over maxHeaderSize, bytes that
+    // are no HTTP) keeps the contract's body too; Fastify's default wrote a body of its own.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) {
+        const error =
+          err.code === 'HPE_HEADER_OVERFLOW'
+            ? headTooLarge(maxHeaderSize(limits))
+            : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+              ? requestNotArrived()
+              : malformedRequest();
+        const body = goJson(error.toBody());
+        socket.write(
+          `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\naccess-control-allow-origin: ${CORS_ORIGIN}\r\n` +
+            `content-type: application/json\r\ncache-control: ${NO_STORE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(err);
+    },
     // While closing (SIGTERM), requests still arriving on open connections are answered as usual
     // (with Connection: close) rather than with Fastify's own 503 body.
     return503OnClosing: false,
@@ -181,8 +211,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? urlTooLong(Buffer.byteLength(url), limits.maxUrlLength)
           : parseError('invalid URL escape in the path');
-      // No route, so no onResponse hook: log and count here.
+      // No route, so no onResponse hook: log and count here. Nor CORS's hook: its header here.
       reply.raw.once('finish', () => record(request, reply));
+      reply.header('access-control-allow-origin', CORS_ORIGIN);
       return sendError(reply, answer);
     },
     routerOptions: {
@@ -205,6 +236,22 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, internalError(0, 'internal error'));
   });
+  const patterns = opts.routes.map((route) => routePattern(route.path));
+  /** A path of a route: its other methods are a 501, other paths a 404 (contract §1). */
+  const wrongRoute = (request: FastifyRequest) => {
+    const known = patterns.some((p) => p.test((request.raw.url ?? '').split('?')[0]!));
+    return known && request.method !== 'GET' ? methodNotAllowed() : notFound();
+  };
+  // An OPTIONS that is no CORS preflight (no Origin or no Access-Control-Request-Method) is a
+  // request of another method, as the data-node's CORS handler passes it on; @fastify/cors
+  // answered it a plain-text 400. /graphql answers OPTIONS itself (graphql/http.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'OPTIONS' || request.url.split('?')[0] === GRAPHQL_PATH) return;
+    if (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined) return;
+    // Before the CORS plugin's hook, which answers every OPTIONS: its header here.
+    reply.header('access-control-allow-origin', CORS_ORIGIN);
+    return sendError(reply, wrongRoute(request));
+  });
   await app.register(cors, { origin: CORS_ORIGIN, methods: ['GET', 'HEAD'] });
   await app.register(compress, { global: true, encodings: ENCODINGS, threshold: COMPRESS_MIN_BYTES });
   await registerRateLimit(app, limits);
@@ -223,7 +270,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
-  const patterns = opts.routes.map((route) => routePattern(route.path));
   const childLog = (reqId: string) => opts.logger.child({ reqId });
   const fastPathOptions: FastPathOptions = {
     routes: opts.routes,
@@ -276,11 +322,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   }
   app.addHook('onSend', async (_request, reply) => void reply.headers(trailingHeaders()));
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = (request.raw.url ?? '').split('?')[0]!;
-    const known = patterns.some((p) => p.test(path));
-    return sendError(reply, known && request.method !== 'GET' ? methodNotAllowed() : notFound());
-  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, wrongRoute(request)));
 
   // Once closing (SIGTERM), no keep-alive connection may hold the shutdown until its keep-alive
   // timeout: answers from then on close their connection, and connections that go idle later

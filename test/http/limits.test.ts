@@ -11,7 +11,8 @@ import type { ErrorBody } from '../helpers/bodies.js';
 import { postGraphql } from '../helpers/graphql.js';
 import { encode, grpcAddress, rawCall, rawClient, SERVICE, status } from '../helpers/grpc.js';
 import { Metadata } from '@grpc/grpc-js';
-import { get, startServer } from '../helpers/server.js';
+import { connect } from 'node:net';
+import { get, rawRequest, startServer } from '../helpers/server.js';
 import { createTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const SETS = '/api/v2/referral-sets';
@@ -63,6 +64,18 @@ function heldStore(store: Store): { store: Store; hold(): void; release(): void 
   };
 }
 
+/** What the server at `url` answers `bytes` with, the connection read to its end. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 for (const kind of STORE_KINDS) {
   describe(`limits on ${kind}`, () => {
     const served = useServedStore(kind, { dataset: 'referral-sets', server: false });
@@ -95,6 +108,8 @@ for (const kind of STORE_KINDS) {
         const badEscape = await get(`${srv.url}/api/v2/teams/%zz/stats`);
         assert.equal(badEscape.status, 400);
         assert.equal(badEscape.text, '{"code":3,"message":"invalid URL escape in the path","details":[]}');
+        // Raised by the router before any hook, it still lets any web page read it (contract §3).
+        assert.equal(badEscape.headers.get('access-control-allow-origin'), '*');
       } finally {
         await srv.close();
       }
@@ -110,6 +125,32 @@ for (const kind of STORE_KINDS) {
         assert.equal(over.text, '{"code":3,"message":"request URL too long: 16385 bytes, the limit is 16384","details":[]}');
         assert.equal((await get(large.url + urlOfLength(40_000))).status, 200);
         assert.equal((await get(large.url + urlOfLength(40_001))).status, 400);
+        // Past Node's limit on the head (the URL limit and 16 KiB), Node refuses it before any
+        // request exists: a 431, and still the contract's body; bytes that are no HTTP, a 400.
+        const head = await rawExchange(byDefault.url, `GET ${urlOfLength(40_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+        assert.equal(
+          head,
+          'HTTP/1.1 431 Request Header Fields Too Large\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\n' +
+            'cache-control: no-store\r\ncontent-length: 119\r\nconnection: close\r\n\r\n' +
+            '{"code":3,"message":"request head too large: more than 32768 bytes (the URL limit and 16 KiB of headers)","details":[]}',
+        );
+        const garbage = await rawExchange(byDefault.url, 'GARBAGE\r\n\r\n');
+        assert.match(
+          garbage,
+          /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":3,"message":"malformed HTTP request","details":\[\]\}$/,
+        );
+        // An OPTIONS that is no CORS preflight is another method (501 on a route's path, else
+        // 404), not the CORS plugin's plain-text 400; a preflight is the plugin's 204.
+        const options = (path: string, headers: Record<string, string> = {}) => rawRequest(byDefault.url + path, headers, 'OPTIONS');
+        const plain = await options('/api/v2/referral-sets');
+        assert.equal(plain.status, 501);
+        assert.equal(plain.body.toString(), '{"code":12,"message":"Method Not Allowed","details":[]}');
+        assert.deepEqual(plain.headers.slice(0, 2), [
+          ['access-control-allow-origin', '*'],
+          ['content-type', 'application/json'],
+        ]);
+        assert.equal((await options('/nowhere')).status, 404);
+        assert.equal((await options('/api/v2/referral-sets', { origin: 'https://x', 'access-control-request-method': 'GET' })).status, 204);
       } finally {
         await byDefault.close();
         await large.close();

@@ -91,6 +91,9 @@ export async function registerRateLimit(app: FastifyInstance, limits: Limits): P
     timeWindow: limits.rateLimitWindowMs,
     allowList: (request) => (request.routeOptions.config as { rateLimited?: boolean } | undefined)?.rateLimited !== true,
     errorResponseBuilder: (_request, ctx) => rateLimited(ctx.max, limits.rateLimitWindowMs, Math.ceil(ctx.ttl / 1000)),
+    // A client's counts are its own: an answer shared caches may keep (Cache-Control: public)
+    // must not carry them to the next client. The 429 (no-store) says them.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
 }
 

@@ -28,7 +28,7 @@ import { ROOT_FIELDS, type RootField } from './roots.js';
  * when plain: no directives, no response key selected twice in one selection set, fragments only
  * on the type they are spread in. Everything else, and any answer with an error, is left to the
  * executor (execute.ts), so its rules (null propagation, error order) stay graphql-js's.
- * test/graphql/graphql-compiled.test.ts asks documents both ways.
+ * test/doors.test.ts asks documents both ways.
  */
 
 /** Writes a value of the selection as JSON text. */

@@ -122,6 +122,8 @@ export interface RootContext {
   head: ChainHead | null;
   /** The height of the oldest snapshot an operation read (root fields may each read their own). */
   readAt?: string;
+  /** The executor answers after the compiled pass failed: what that pass read is not this answer's. */
+  newPass?: () => void;
 }
 
 /** Notes the head a root field's operation answered at. */
@@ -191,6 +193,7 @@ async function executeCompiled(compiled: Compiled, p: Prepared, ctx: RootContext
   } catch {
     ctx.head = null;
     ctx.readAt = undefined;
+    ctx.newPass?.();
     return undefined;
   }
 }

@@ -191,17 +191,26 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
     const timeout = a.limits.requestTimeoutMs;
     const ctx = (): RootContext => {
       // The pages read so far (DocumentLimits.maxPagesBytes). Once past the limit, the fields still
-      // to come fail without reading, the executor's second pass too (it asks every field again
-      // when one failed the compiled pass).
+      // to come fail without reading, the executor's pass too (it asks every field again when one
+      // failed the compiled pass).
       let pagesLength = 0;
+      // Which pass reads: a read of the compiled pass ending after the executor's began is not counted.
+      let pass = 0;
       const checkPages = () => {
         if (pagesLength > limits.maxPagesBytes) throw pagesTooLarge(limits.maxPagesBytes);
       };
       return {
         waitingFor: a.waitingFor,
         head: null,
+        // Unless that pass failed over the bound: then its fields fail without reading again.
+        newPass: () => {
+          if (pagesLength > limits.maxPagesBytes) return;
+          pagesLength = 0;
+          pass++;
+        },
         run: async (root, work) => {
           const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
+          const reading = pass;
           try {
             checkPages();
             const result = await withDeadline(
@@ -209,7 +218,7 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
               left,
               timeout,
             );
-            pagesLength += textLengthOf(result);
+            if (reading === pass) pagesLength += textLengthOf(result);
             checkPages();
             return result;
           } catch (err) {

@@ -36,9 +36,19 @@ export function rootsAsked(
   const query = schema.getQueryType();
   const asked: RootsAsked = { count: 0, names: new Set(), rows: 0, args: new Map() };
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const included = (node: FieldNode | { directives?: FieldNode['directives'] }) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  // A value the executor will refuse (null, sent for a variable whose default made the document
+  // valid, in a non-null position) is its field error to give, with a path, not the request's
+  // 422: such a directive counts as including, such arguments as no rows.
+  const included = (node: FieldNode | { directives?: FieldNode['directives'] }) => {
+    try {
+      return (
+        getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+        getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false
+      );
+    } catch {
+      return true;
+    }
+  };
   const seen = new Set<string>();
   const walk = (set: SelectionSetNode) => {
     for (const s of set.selections) {
@@ -48,7 +58,12 @@ export function rootsAsked(
         asked.names.add(s.name.value);
         const def = query?.getFields()[s.name.value];
         if (def?.args.some((a) => a.name === 'pagination')) {
-          const args = getArgumentValues(def, s, variables);
+          let args: Record<string, unknown>;
+          try {
+            args = getArgumentValues(def, s, variables);
+          } catch {
+            continue;
+          }
           asked.args.set(s, args);
           const pagination = args.pagination as { first?: number | null; last?: number | null } | undefined;
           const size = pagination?.first ?? pagination?.last ?? DEFAULT_PAGE_SIZE;

@@ -58,6 +58,23 @@ for (const kind of STORE_KINDS) {
       );
     });
 
+    test("one within it beside a field that fails: the executor's pass, which reads every field again, is counted afresh", async () => {
+      const mixed = await ask(`{ ${LEADERBOARD} bad: teamMembersStatistics(teamId: "zz") { edges { cursor } } }`);
+      assert.equal(mixed.status, 200);
+      const body = JSON.parse(mixed.text) as {
+        errors: { message: string; path: string[] }[];
+        data: { teamsStatistics: { edges: unknown[] } | null };
+      };
+      assert.deepEqual(
+        body.errors.map((e) => [e.message, e.path]),
+        [['failed to list team referees', ['bad']]],
+      );
+      assert.equal(
+        body.data.teamsStatistics?.edges.length,
+        (JSON.parse(rest) as { statistics: { edges: unknown[] } }).statistics.edges.length,
+      );
+    });
+
     test('two pass it: every field gets the limit as its error, and the next answer is whole again', async () => {
       const limit = Math.ceil(rest.slice(rest.indexOf('[') + 1, rest.lastIndexOf(']')).length * 1.5);
       const two = await ask(`{ a: ${LEADERBOARD} b: ${LEADERBOARD} }`);

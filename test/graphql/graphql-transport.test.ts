@@ -340,6 +340,27 @@ for (const kind of STORE_KINDS) {
           data: { teamMembersStatistics: null },
         }),
       );
+      // A null sent for a variable whose default made the document valid, in a non-null place:
+      // the executor's field error (with its path, siblings answered), not a 422.
+      const nulled = await ask('query($t: ID = "x") { a: teamMembersStatistics(teamId: $t) { edges { cursor } } b: __typename }', {
+        t: null,
+      });
+      assert.equal(nulled.status, 200);
+      assert.equal(
+        nulled.text,
+        JSON.stringify({
+          errors: [{ message: 'Argument "teamId" of non-null type "ID!" must not be null.', path: ['a'] }],
+          data: { a: null, b: 'Query' },
+        }),
+      );
+      const directive = await ask('query($c: Boolean = true) { referralSets @include(if: $c) { edges { cursor } } __typename }', {
+        c: null,
+      });
+      assert.equal(directive.status, 200);
+      assert.equal(
+        directive.text,
+        JSON.stringify({ errors: [{ message: 'Argument "if" of non-null type "Boolean!" must not be null.' }], data: null }),
+      );
       // family.md §9.2: the other negative arguments. teamsStatistics' is the same error with its
       // operation's message; referralSetStats' too, and its root is non-null: all of data is null.
       const negativeTeams = await ask('{ teamsStatistics(aggregationEpochs: -1) { edges { cursor } } }');

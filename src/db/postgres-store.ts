@@ -16,17 +16,18 @@ import {
 
 /**
  * Failures of the server rather than of the statement: it is down, restarting or refusing, or it
- * cannot do the work now (its disk or memory full, an I/O error, a server in read-only or standby
- * mode while a failover ends, a deadlock or serialization failure). Those are worth retrying, and
- * ingestion waits them out as it waits for a server that is down; an SQL error is not.
+ * cannot do the work now (its disk or memory full, an I/O error, a deadlock or serialization
+ * failure). Those are worth retrying, and ingestion waits them out as it waits for a server that
+ * is down; an SQL error is not, nor a read-only transaction (25006): a writer given a read-only
+ * role would wait for ever.
  */
 function isServerUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code === 'string') {
     // Class 08: connection exception; 57P01-57P03: admin shutdown, crash shutdown, cannot connect
-    // now; class 53: insufficient resources; class 58: system error; 25006: read-only SQL
-    // transaction; class 40: transaction rollback (serialization failure, deadlock).
-    if (/^(08|53|58|40)/.test(e.code) || /^57P0[123]$/.test(e.code) || e.code === '25006') return true;
+    // now; class 53: insufficient resources; class 58: system error; class 40: transaction
+    // rollback (serialization failure, deadlock).
+    if (/^(08|53|58|40)/.test(e.code) || /^57P0[123]$/.test(e.code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.code)) return true;
   }
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e?.message ?? '');

@@ -196,6 +196,12 @@ describe('scale out: one writer on the primary, serve on a hot standby, a read-o
     assert.equal(follow.code, 1);
     assert.equal(follow.stderr, `error: ${location} is a hot standby (read-only); point the writer at the primary\n`);
 
+    // The read-only role given to a writer on the primary: refused at once, not waited out as a
+    // store that is down.
+    const readOnly = await runCli(['ingest', file, '--database-url', primary.urlOf('epochview', 'epochview_reader')]);
+    assert.equal(readOnly.code, 1);
+    assert.equal(readOnly.stderr, 'error: cannot execute CREATE TABLE in a read-only transaction\n');
+
     writer = await serve(['--database-url', writerUrl(), '--follow', file]);
     onPrimary = await serve(['--database-url', primary.urlOf('epochview', 'epochview_reader'), ...GRPC]);
     // Ready by itself once the migrations are replayed: the same process.

@@ -96,13 +96,18 @@ export class StoreTimeoutError extends Error {
   }
 }
 
-/** Replaces the password of a connection URL with "***" so it can be logged. */
+/**
+ * Replaces the passwords of a connection string with "***" so it can be logged: a URL's user
+ * part, its `password` query parameter (which node-postgres takes too), and a key=value string's
+ * `password=` (libpq's form, quoted or not).
+ */
 export function maskDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
-    return u.toString();
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
+    return u.toString().replace('password=%2A%2A%2A', 'password=***');
   } catch {
-    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@').replace(/(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)/gi, '$1***');
   }
 }

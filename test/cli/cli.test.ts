@@ -77,6 +77,13 @@ test('a setting past its range, or not one of its values, is refused before anyt
     assert.ok(bad.stderr.includes(said), bad.stderr);
     assert.ok(!bad.stderr.includes('hunter2') && !bad.stdout.includes('hunter2'));
   }
+  // A password given as the URL's password parameter, or in libpq's key=value form, is masked too.
+  for (const given of ['postgres://u@127.0.0.1:1/x?password=hunter2', 'host=127.0.0.1 port=1 user=u password=hunter2 dbname=x']) {
+    const unreachable = await runCli(['migrate', '--startup-timeout-ms', '1'], { env: { DATABASE_URL: given } });
+    assert.notEqual(unreachable.code, 0, given);
+    assert.match(unreachable.stderr, /password=\*\*\*/, unreachable.stderr);
+    assert.ok(!unreachable.stderr.includes('hunter2') && !unreachable.stdout.includes('hunter2'), unreachable.stderr);
+  }
   // The help says each range.
   assert.match((await runCli(['serve', '--help'])).stdout, /--port <n> .*\(default 3008; an integer from 0 to 65535\)/);
   // demo: each block of ours costs 1/share blocks, so a tiny share never ended.

@@ -3,7 +3,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { MAX_TIMEOUT_MS, settingError } from './config.js';
 import { Metrics } from './http/metrics.js';
 import { createLogger } from './log.js';
-import { serve } from './serve.js';
+import { checkedServeSettings, serve } from './serve.js';
 import type { ServeSettings } from './serve-settings.js';
 
 /** Messages between the primary and its workers (beside prom-client's own, for the metrics). */
@@ -36,6 +36,7 @@ export function serveWorkers(settings: ServeSettings, out: (text: string) => voi
         'use --database-url (a PostgreSQL server) for more workers, or --workers 1 (PGlite then runs SQL in a thread of its own, off the HTTP thread)',
     );
   }
+  checkedServeSettings(settings);
   return supervise(settings, workers);
 }
 

@@ -50,8 +50,13 @@ function readTrustProxy(text: string): TrustProxy {
   }
 }
 
+interface ListenAddress {
+  host: string;
+  port: number;
+}
+
 /** `--broker-listen`: HOST:PORT, the host an IPv4 address, a name, or an IPv6 address in brackets. */
-function readListenAddress(text: string): { host: string; port: number } {
+function readListenAddress(text: string): ListenAddress {
   const m = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(text);
   const port = Number(m?.[2]);
   if (!m || port > 65535) throw settingError('brokerListen', `must be HOST:PORT (e.g. 0.0.0.0:3005, [::]:3005), got "${text}"`);
@@ -188,6 +193,19 @@ async function prepareStore(
 }
 
 /**
+ * The settings serve reads beyond their own values (a proxy list, an address, a conflict), read
+ * or refused (a usage error, exit 2). The primary of --workers checks them too, before any worker
+ * starts: each worker refused them alone, the help printed once per worker, and exit 1.
+ */
+export function checkedServeSettings(settings: ServeSettings): { trustProxy: TrustProxy | undefined; listen: ListenAddress | undefined } {
+  const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
+  const listen = settings.brokerListen === undefined ? undefined : readListenAddress(settings.brokerListen);
+  if (listen && settings.follow !== undefined)
+    throw settingError('brokerListen', 'cannot be combined with --follow: the store has one source of events');
+  return { trustProxy, listen };
+}
+
+/**
  * `epochview serve`: the HTTP API over the configured store, optionally following a growing
  * file of bus events, until SIGTERM or SIGINT. The server listens at once: /healthz answers
  * while the store comes up, the API and /readyz answer 503 until it is ready. Then no new
@@ -197,10 +215,7 @@ async function prepareStore(
  * hot standby) the server closes and the error is thrown.
  */
 export async function serve(settings: ServeSettings, out: (text: string) => void, role?: WorkerRole): Promise<number> {
-  const trustProxy = settings.trustProxy === undefined ? undefined : readTrustProxy(settings.trustProxy);
-  const listen = settings.brokerListen === undefined ? undefined : readListenAddress(settings.brokerListen);
-  if (listen && settings.follow !== undefined)
-    throw settingError('brokerListen', 'cannot be combined with --follow: the store has one source of events');
+  const { trustProxy, listen } = checkedServeSettings(settings);
   const logger = role
     ? createLogger(settings.logLevel).child({ worker: role.member.worker, pid: process.pid })
     : createLogger(settings.logLevel);

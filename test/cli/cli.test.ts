@@ -77,6 +77,15 @@ test('a setting past its range, or not one of its values, is refused before anyt
     assert.ok(bad.stderr.includes(said), bad.stderr);
     assert.ok(!bad.stderr.includes('hunter2') && !bad.stdout.includes('hunter2'));
   }
+  // With --workers, the primary refuses them before any worker starts: exit 2, the help once.
+  for (const args of [
+    ['--trust-proxy', 'bogus!!'],
+    ['--follow', 'a.ndjson', '--broker-listen', '127.0.0.1:3005'],
+  ]) {
+    const workers = await runCli(['serve', '--workers', '2', '--database-url', 'postgres://u@127.0.0.1:1/x', ...args]);
+    assert.equal(workers.code, 2, workers.stderr);
+    assert.equal(workers.stderr.split('usage: epochview serve').length, 2, workers.stderr);
+  }
   // A password given as the URL's password parameter, or in libpq's key=value form, is masked too.
   for (const given of ['postgres://u@127.0.0.1:1/x?password=hunter2', 'host=127.0.0.1 port=1 user=u password=hunter2 dbname=x']) {
     const unreachable = await runCli(['migrate', '--startup-timeout-ms', '1'], { env: { DATABASE_URL: given } });

@@ -4,6 +4,7 @@ import { readSettings, settingsHelp, UsageError, type SettingName, type Settings
 import { migrate } from './db/migrate.js';
 import { SCHEMA } from './schema.js';
 import { openStore } from './db/open.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { StoreUnavailableError, type Store } from './db/store.js';
 import { waitUntilReachable } from './db/wait-for-store.js';
 import { WriterBusyError, WriterSession } from './db/writer-lock.js';
@@ -69,14 +70,24 @@ const COMMANDS: Record<string, Command> = {
       if (positionals.length !== 1) throw new UsageError('ingest takes one file or directory (or - for stdin)');
       const input = readEvents(positionals[0]!);
       for (const entry of input.notRead) err(`warning: not read: ${entry}`);
-      const store = await openReachableStore(settings);
+      const noWait = extra['no-wait'] === true;
+      let store: Store;
+      try {
+        store = await openReachableStore(settings);
+      } catch (e) {
+        // The embedded store's folder is another process's (a serve that seeds or follows): it
+        // cannot be waited for, and with --no-wait that is the busy writer's exit.
+        if (!(noWait && e instanceof DataDirInUseError)) throw e;
+        err(`${e.message}\nnot waiting (--no-wait): nothing was ingested; run again once it is done`);
+        return EXIT_WRITER_BUSY;
+      }
       let writer: Store = store;
       try {
         // On a server, every write goes through the one connection that holds the writer lock.
         if (store.kind === 'postgres') {
           writer = await WriterSession.acquire(settings.databaseUrl!, {
             name: 'ingest',
-            wait: extra['no-wait'] !== true,
+            wait: !noWait,
             onWait: (holder) => err(`waiting for the writer lock of ${store.location}, held by ${holder} (--no-wait: exit instead)`),
           });
         }

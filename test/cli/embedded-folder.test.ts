@@ -30,6 +30,13 @@ test('a second process on the folder is refused, naming the first; a killed one 
         'm',
       ),
     );
+    // ingest --no-wait: the busy writer's exit, as on a server whose writer lock is held.
+    const busy = await runCli(['ingest', '-', '--no-wait', '--data-dir', dir], { stdin: '' });
+    assert.equal(busy.code, 75, busy.stderr);
+    assert.match(
+      busy.stderr,
+      /is open in process \d+ on \S+: the embedded store belongs to one process[^\n]*\nnot waiting \(--no-wait\): nothing was ingested; run again once it is done\n$/,
+    );
   } finally {
     serve.child.kill('SIGKILL');
     await serve.exited;

@@ -155,7 +155,9 @@ for (const kind of STORE_KINDS) {
       // a keeps rows, b does not (the truth); neither keeps answers.
       // b also counts requests against a rate limit never reached: its answers go through
       // Fastify, a's through the fast path (both give bodies back to the pool, see the next test).
-      const off = ['--response-cache-mb', '0'];
+      // No request timeout: the next test asks hundreds of 1,000-row pages at once, which on a
+      // loaded machine queue past the default 10 s on PGlite, and what it checks is the bodies.
+      const off = ['--response-cache-mb', '0', '--request-timeout-ms', '0'];
       followers = await followTwice(kind, demo, tmp, [
         [...off, '--rate-limit-max', '0'],
         [...off, '--rate-limit-max', '1000000', '--row-cache-mb', '0'],

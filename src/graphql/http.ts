@@ -152,6 +152,50 @@ function schemaHashOf(schema: GraphQLSchema): string {
   return h;
 }
 
+/**
+ * What the root fields of one request run with: each operation under what is left of the request
+ * timeout, its failure as the contract's error, and the bound of the pages the request reads
+ * (DocumentLimits.maxPagesBytes), counted as they arrive. Once past it, the fields still to come
+ * fail without reading, the executor's pass too (it asks every field again when one failed the
+ * compiled pass).
+ */
+function rootContext(a: ApiAnswers, limits: DocumentLimits, log: RequestLogger, started: number): RootContext {
+  const timeout = a.limits.requestTimeoutMs;
+  let pagesLength = 0;
+  // Which pass reads: a read of the compiled pass ending after the executor's began is not counted.
+  let pass = 0;
+  const checkPages = () => {
+    if (pagesLength > limits.maxPagesBytes) throw pagesTooLarge(limits.maxPagesBytes);
+  };
+  return {
+    waitingFor: a.waitingFor,
+    head: null,
+    // Unless that pass failed over the bound: then its fields fail without reading again.
+    newPass: () => {
+      if (pagesLength > limits.maxPagesBytes) return;
+      pagesLength = 0;
+      pass++;
+    },
+    run: async (root, work) => {
+      const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
+      const reading = pass;
+      try {
+        checkPages();
+        const result = await withDeadline(
+          (until) => work({ store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }),
+          left,
+          timeout,
+        );
+        if (reading === pass) pagesLength += textLengthOf(result);
+        checkPages();
+        return result;
+      } catch (err) {
+        throw loggedFailure(err, root.operation, a.limits, log);
+      }
+    },
+  };
+}
+
 /** A GET /graphql the fast path answers (src/http/fast-path.ts): its answer, and the operation it names for the log and metrics. */
 export type GraphqlGet = (url: string, headers: IncomingHttpHeaders, log: RequestLogger) => Promise<{ reply: ApiReply; operation: string }>;
 
@@ -188,47 +232,8 @@ export async function registerGraphql(app: FastifyInstance, door: GraphqlDoor): 
       if (unread) return { reply: unread, operation };
     }
     const started = performance.now();
-    const timeout = a.limits.requestTimeoutMs;
-    const ctx = (): RootContext => {
-      // The pages read so far (DocumentLimits.maxPagesBytes). Once past the limit, the fields still
-      // to come fail without reading, the executor's pass too (it asks every field again when one
-      // failed the compiled pass).
-      let pagesLength = 0;
-      // Which pass reads: a read of the compiled pass ending after the executor's began is not counted.
-      let pass = 0;
-      const checkPages = () => {
-        if (pagesLength > limits.maxPagesBytes) throw pagesTooLarge(limits.maxPagesBytes);
-      };
-      return {
-        waitingFor: a.waitingFor,
-        head: null,
-        // Unless that pass failed over the bound: then its fields fail without reading again.
-        newPass: () => {
-          if (pagesLength > limits.maxPagesBytes) return;
-          pagesLength = 0;
-          pass++;
-        },
-        run: async (root, work) => {
-          const left = timeout > 0 ? Math.max(1, timeout - (performance.now() - started)) : Infinity;
-          const reading = pass;
-          try {
-            checkPages();
-            const result = await withDeadline(
-              (until) => work({ store: a.store, rows: a.rows, until, maxListValues: a.limits.maxFilterValues }),
-              left,
-              timeout,
-            );
-            if (reading === pass) pagesLength += textLengthOf(result);
-            checkPages();
-            return result;
-          } catch (err) {
-            throw loggedFailure(err, root.operation, a.limits, log);
-          }
-        },
-      };
-    };
     const compute = async (): Promise<Answer> => {
-      const executed = await executePrepared(prepared, ctx());
+      const executed = await executePrepared(prepared, rootContext(a, limits, log, started));
       const done: Answer = { body: executed.body, head: executed.head ?? a.cache.currentHead };
       if (executed.readAt !== undefined) done.readAt = executed.readAt;
       if (executed.failed) throw new FailedAnswer(done);

@@ -1,3 +1,6 @@
+/** An integer literal a double may not hold exactly: 16 digits or more (10^15 and up). */
+export const LONG_INTEGER = /^-?\d{16,}$/;
+
 /**
  * Rewrites JSON text so that each number literal `quote` picks becomes a string of the same
  * characters. JSON.parse keeps no trace of a literal's spelling: this is how a reader tells

@@ -1,7 +1,7 @@
 import { parseId } from '../contract/ids.js';
 import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../contract/int64.js';
 import type { CursorDef, PositionOf } from '../contract/message.js';
-import { quoteNumbers } from '../contract/json-numbers.js';
+import { LONG_INTEGER, quoteNumbers } from '../contract/json-numbers.js';
 import { decodeGoBase64, Base64Error } from './go-base64.js';
 
 /**
@@ -13,11 +13,10 @@ import { decodeGoBase64, Base64Error } from './go-base64.js';
 const FRACTION_OR_EXPONENT = /[.eE]/;
 
 /**
- * An integer literal a double may not hold (16 digits or more): a field's value is then a bigint,
- * exact. An epoch past 2^53 read as a double named its neighbour, and paging by its cursor
- * repeated a row for ever.
+ * Where a cursor may hold an integer literal a double may not hold (LONG_INTEGER): a field's value
+ * is then a bigint, exact. An epoch past 2^53 read as a double named its neighbour, and paging by
+ * its cursor repeated a row for ever.
  */
-const LONG_INTEGER = /^-?\d{16,}$/;
 const LONG_INTEGER_IN = /\d{16}/;
 
 /** Why a cursor could not be used; the text goes after "failed to decode <which> cursor: ". */

@@ -1,4 +1,4 @@
-import { quoteNumbers } from '../../contract/json-numbers.js';
+import { LONG_INTEGER, quoteNumbers } from '../../contract/json-numbers.js';
 
 /**
  * JSON.parse for event lines, except that integer literals too long for a double keep every
@@ -11,8 +11,6 @@ export function parseJsonLine(text: string): unknown {
   const value: unknown = JSON.parse(text);
   return hasLongInteger(value) ? JSON.parse(quoteNumbers(text, (literal) => LONG_INTEGER.test(literal))) : value;
 }
-
-const LONG_INTEGER = /^-?\d{16,}$/;
 
 function hasLongInteger(v: unknown): boolean {
   if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) >= 1e15;

@@ -3,6 +3,8 @@
 // comparisons and unit conversion are done on BigInt, never on floats. Numbers (floats) are made
 // only for drawing, where a pixel is coarser than their error.
 
+import { withoutTrailingZeros } from '../src/contract/decimal.js';
+
 /** A decimal as an integer scaled by 10^scale. */
 interface Scaled {
   value: bigint;
@@ -28,9 +30,7 @@ function format(value: bigint, scale: number): string {
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);
-  let end = digits.length;
-  while (end > whole.length && digits.charCodeAt(end - 1) === 48) end--;
-  const fraction = digits.slice(whole.length, end);
+  const fraction = withoutTrailingZeros(digits.slice(whole.length));
   return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
 }
 
@@ -65,7 +65,7 @@ export function applyDecimals(raw: string, decimals: number): string {
 /**
  * Groups the integer digits in threes: "1234567.891" → "1,234,567.891". By slices, not the usual
  * /\B(?=(\d{3})+(?!\d))/g, whose lookahead reads to the end from every digit: quadratic, and
- * the digits come from the chain. (Trailing zeros above likewise: not /0+$/.)
+ * the digits come from the chain (as trailing zeros are cut by withoutTrailingZeros, not /0+$/).
  */
 export function groupDigits(text: string): string {
   const [whole, fraction] = text.split('.') as [string, string | undefined];

@@ -56,11 +56,12 @@ export function errorReply(err: ApiError, pretty = false, head: ChainHead | null
 }
 
 /**
- * An error reply as the compression plugin sends Fastify's (a long one gzipped when the client
- * takes it), for the fast path's, which the plugin never sees. Other replies as they are.
+ * An error reply gzipped as the compression plugin would (a long one, when the client takes it,
+ * with its headers): the fast path's replies never pass the plugin, and one it sees already
+ * encoded it leaves as it is, so both paths send the same bytes.
  */
-export async function compressedError(reply: ApiReply, headers: IncomingHttpHeaders): Promise<ApiReply> {
-  if (reply.status < 400 || !sendsGzip(headers, reply.body)) return reply;
+async function compressedError(reply: ApiReply, headers: IncomingHttpHeaders): Promise<ApiReply> {
+  if (!sendsGzip(headers, reply.body)) return reply;
   return {
     status: reply.status,
     headers: { ...reply.headers, vary: 'accept-encoding', 'content-encoding': 'gzip' },
@@ -184,7 +185,7 @@ export async function answerApi(
   headers: IncomingHttpHeaders,
   log: RequestLogger,
 ): Promise<ApiReply> {
-  if (a.waitingFor() !== undefined) return errorReply(unavailable(), isPrettyUrl(url), a.cache.currentHead);
+  if (a.waitingFor() !== undefined) return compressedError(errorReply(unavailable(), isPrettyUrl(url), a.cache.currentHead), headers);
   const op = route.operation;
   // Before parsing the URL.
   const unread = notModifiedUnread(a, op.reads, '', url, headers);
@@ -201,7 +202,7 @@ export async function answerApi(
     }
     return await answerReply(200, answer, tag, headers, (ans) => a.cache.gzipped(url, ans));
   } catch (err) {
-    return errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url), a.cache.currentHead);
+    return compressedError(errorReply(loggedFailure(err, op, a.limits, log), isPrettyUrl(url), a.cache.currentHead), headers);
   }
 }
 

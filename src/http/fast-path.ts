@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError } from '../contract/errors.js';
-import { type ApiAnswers, type ApiReply, answerApi, compressedError, errorReply, type RequestLogger } from './api-answer.js';
+import { type ApiAnswers, type ApiReply, answerApi, errorReply, type RequestLogger } from './api-answer.js';
 import { releaseWhenSent } from '../lib/body-pool.js';
 import { acceptedEncoding } from './compression.js';
 import type { GraphqlGet } from '../graphql/http.js';
@@ -126,7 +126,6 @@ export function apiFastPath(o: FastPathOptions): (req: IncomingMessage, res: Ser
       o.record(reqId, route.operation.name, route.path, url, reply.status, performance.now() - started);
     };
     answerApi(o.answers, route, url, params, headers, () => o.requestLogger(reqId))
-      .then((reply) => compressedError(reply, headers))
       .then(send, (err: unknown) => {
         o.requestLogger(reqId).error({ err }, 'unhandled error');
         send(errorReply(internalError(0, 'internal error')));

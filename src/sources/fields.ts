@@ -77,20 +77,15 @@ export class Fields {
    * uint64 past 2^63 - 1 included) fails here, named, rather than in the store.
    */
   int(key: string): bigint {
-    const n = this.integer(key);
-    if (n < INT64_MIN || n > INT64_MAX) this.failWith(this.name(key), `expected a 64-bit integer, got ${JSON.stringify(String(n))}`);
-    return n;
+    return this.inRange(key, INT64_MIN, INT64_MAX, 'a 64-bit integer');
   }
 
   /**
-   * A uint64 (epochs, heights, versions, lengths): int's range less the negatives, which the wire
-   * cannot carry and protobuf's JSON refuses; 0 when absent.
+   * A uint64 (heights, versions, lengths; epochs are `epoch`): int's range less the negatives,
+   * which the wire cannot carry and protobuf's JSON refuses; 0 when absent.
    */
   uint(key: string): bigint {
-    const n = this.integer(key);
-    if (n < 0n || n > INT64_MAX)
-      this.failWith(this.name(key), `expected an integer from 0 to ${INT64_MAX}, got ${JSON.stringify(String(n))}`);
-    return n;
+    return this.inRange(key, 0n, INT64_MAX, `an integer from 0 to ${INT64_MAX}`);
   }
 
   /**
@@ -99,9 +94,13 @@ export class Fields {
    * bigint too, or the block fails in the store instead of here, named.
    */
   epoch(key: string): bigint {
+    return this.inRange(key, 0n, MAX_EPOCH, `an epoch from 0 to ${MAX_EPOCH}`);
+  }
+
+  /** An integer (see integer) from min to max, else the field fails, saying what was `expected`. */
+  private inRange(key: string, min: bigint, max: bigint, expected: string): bigint {
     const n = this.integer(key);
-    if (n < 0n || n > MAX_EPOCH)
-      this.failWith(this.name(key), `expected an epoch from 0 to ${MAX_EPOCH}, got ${JSON.stringify(String(n))}`);
+    if (n < min || n > max) this.failWith(this.name(key), `expected ${expected}, got ${JSON.stringify(String(n))}`);
     return n;
   }
 
